@@ -1,0 +1,196 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { defineAuthJobs } from './modules/auth/jobs';
+import { authRoutes } from './modules/auth/routes';
+import { findSession } from './modules/auth/sessions';
+import { bannerRoutes } from './modules/banners/routes';
+import { infoRoutes } from './modules/info/routes';
+import { metadataRoutes } from './modules/metadata/routes';
+import { orgRoutes } from './modules/orgs/routes';
+import { roleRoutes } from './modules/roles/routes';
+import { restrictionRoutes } from './modules/restrictions/routes';
+import { ssoAdminRoutes } from './modules/sso/admin-routes';
+import { ssoRoutes } from './modules/sso/routes';
+import { APP_VERSION, systemRoutes } from './modules/system/routes';
+import { loadOrgAccess } from './modules/users/access';
+import { userAdminRoutes } from './modules/users/admin-routes';
+import { jobDescriptorRoutes } from './modules/users/job-descriptor-routes';
+import { userRoutes } from './modules/users/routes';
+import { registerAccessControl } from './platform/access';
+import { registerCsrfGuard } from './platform/csrf';
+import { registerErrorHandler, sendError } from './platform/error-handler';
+import type { SecretBox } from './platform/crypto';
+import { AppError } from './platform/errors';
+import type { JobRunner } from './platform/jobs';
+import { createMailTransport, defineMailJob } from './platform/mail';
+
+export interface AppDeps {
+  config: Pick<
+    Config,
+    | 'LOG_LEVEL'
+    | 'PUBLIC_URL'
+    | 'NODE_ENV'
+    | 'DATA_DIR'
+    | 'SMTP_URL'
+    | 'KNOWLEDGE_BASE_URL'
+    | 'KNOWLEDGE_BASE_SECRET'
+  >;
+  database: Database;
+  /** Areas define their jobs on it; the caller starts it once the app is built. */
+  jobs: JobRunner;
+  secrets: SecretBox;
+  /** Folder of the built web app; omitted or missing means the API alone is served. */
+  webDist?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+const API_DOCS_PREFIX = '/api/docs';
+
+export async function buildApp(deps: AppDeps) {
+  const app = Fastify({
+    logger: deps.logger ?? { level: deps.config.LOG_LEVEL },
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  registerErrorHandler(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // Mantine writes inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        'RateLimitException',
+        'GENERIC_RATE_LIMITED',
+        `Too many requests; retry in ${context.after}`,
+        {
+          params: { retryAfter: context.after },
+        },
+      ),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Vigil API',
+        version: APP_VERSION,
+        description:
+          'Security operations, fraud monitoring, risk and compliance console. Org-scoped calls live under ' +
+          '/api/org/{orgId}; state-changing calls need the X-Requested-With header. Errors are ' +
+          '{ type, key, message, params?, field?, validValues?, errorId }.',
+      },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'vigil_session' } },
+      },
+      security: [{ session: [] }],
+    },
+    transform: jsonSchemaTransform,
+    hideUntagged: false,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX, staticCSP: true });
+
+  registerCsrfGuard(app, deps.config.PUBLIC_URL);
+  registerAccessControl(app, {
+    authenticate: (token) => findSession(deps.database.db, token),
+    loadOrgAccess: (user, orgId) => loadOrgAccess(deps.database.db, user, orgId),
+    exemptPrefixes: [API_DOCS_PREFIX],
+  });
+
+  const { config, database } = deps;
+  const sendMail = defineMailJob(
+    deps.jobs,
+    createMailTransport({ smtpUrl: config.SMTP_URL, outboxDir: path.resolve(config.DATA_DIR, 'outbox') }),
+  );
+  defineAuthJobs(deps.jobs, database.db);
+  const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
+
+  await app.register(systemRoutes(database));
+  await app.register(
+    authRoutes({
+      db: database.db,
+      secrets: deps.secrets,
+      sendMail,
+      publicUrl,
+      knowledgeBase:
+        config.KNOWLEDGE_BASE_URL && config.KNOWLEDGE_BASE_SECRET
+          ? { url: config.KNOWLEDGE_BASE_URL, secret: config.KNOWLEDGE_BASE_SECRET }
+          : undefined,
+    }),
+  );
+  await app.register(ssoRoutes({ db: database.db, publicUrl }));
+  await app.register(ssoAdminRoutes(database.db));
+  await app.register(orgRoutes(database.db));
+  await app.register(bannerRoutes(database.db));
+  await app.register(infoRoutes(database.db));
+  await app.register(metadataRoutes(database.db));
+  await app.register(restrictionRoutes(database.db));
+  await app.register(userRoutes(database.db));
+  await app.register(userAdminRoutes({ db: database.db, secrets: deps.secrets, sendMail, publicUrl }));
+  await app.register(roleRoutes(database.db));
+  await app.register(jobDescriptorRoutes(database.db));
+
+  const webDist = deps.webDist ?? DEFAULT_WEB_DIST;
+  const serveWeb = existsSync(path.join(webDist, 'index.html'));
+  if (serveWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      setHeaders: (response, filePath) => {
+        response.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && request.url !== '/api';
+    if (serveWeb && isPage) {
+      // The single-page app resolves its own routes, including its not-found page.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return sendError(
+      reply,
+      new AppError(
+        'NotFoundException',
+        'GENERIC_NOT_FOUND',
+        `No route ${request.method} ${request.url.split('?')[0]}`,
+      ),
+    );
+  });
+
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  SECRET_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)')
+    .optional(),
+  BOOTSTRAP_ADMIN_EMAIL: z.email().default('admin@vigil.example'),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  DEMO_DATA: booleanFromEnv.default(true),
+  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  PUBLIC_URL: z.url().optional(),
+  KNOWLEDGE_BASE_URL: z.url().optional(),
+  KNOWLEDGE_BASE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Values never echoed in an error message: they are passwords or carry one. */
+const SECRET_VARIABLES = new Set([
+  'SECRET_KEY',
+  'BOOTSTRAP_ADMIN_PASSWORD',
+  'DEMO_PASSWORD',
+  'DATABASE_URL',
+  'SMTP_URL',
+  'KNOWLEDGE_BASE_SECRET',
+]);
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the environment once; an empty variable counts as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.');
+        const shown = SECRET_VARIABLES.has(name)
+          ? 'value hidden'
+          : `got ${JSON.stringify(present[name] ?? null)}`;
+        return `${name}: ${issue.message} (${shown})`;
+      }),
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,12 @@
+/** Every drizzle table, for the client and for drizzle-kit's migration generator. */
+export * from '../modules/orgs/tables';
+export * from '../modules/roles/tables';
+export * from '../modules/users/tables';
+export * from '../modules/auth/tables';
+export * from '../platform/audit/tables';
+export * from '../modules/sso/tables';
+export * from '../modules/banners/tables';
+export * from '../modules/info/tables';
+export * from '../modules/system/tables';
+export * from '../modules/metadata/tables';
+export * from '../modules/restrictions/tables';

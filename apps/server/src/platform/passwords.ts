@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+
+// argon2id with the OWASP-recommended minimum cost (19 MiB, 2 passes).
+const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export const hashPassword = (password: string) => hash(password, OPTIONS);
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+/** A password for a generated account, printed once: 16 URL-safe characters. */
+export const generatePassword = () => randomBytes(12).toString('base64url');

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp, type App, type AppDeps } from '../src/app';
+import type { Database } from '../src/db/client';
+import { createSecretBox, type SecretBox } from '../src/platform/crypto';
+import { JobRunner } from '../src/platform/jobs';
+import { createTestDatabase } from './database';
+
+export interface TestContext {
+  app: App;
+  database: Database;
+  jobs: JobRunner;
+  secrets: SecretBox;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  config?: Partial<AppDeps['config']>;
+  /** Start the job runner (e-mail is sent through it). */
+  startJobs?: boolean;
+}
+
+/** The real app on a fresh database, without the web bundle, logging nothing. */
+export async function createTestApp(
+  configure?: (app: App) => void | Promise<void>,
+  options: TestAppOptions = {},
+): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'vigil-app-'));
+  const jobs = new JobRunner(database, { pollingIntervalSeconds: 0.5 });
+  const secrets = createSecretBox(randomBytes(32));
+  const cleanUp = async () => {
+    await jobs.stop();
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const app = await buildApp({
+    config: { LOG_LEVEL: 'error', NODE_ENV: 'test', DATA_DIR: dataDir, ...options.config },
+    database,
+    jobs,
+    secrets,
+    webDist: '/nonexistent',
+    logger: false,
+  });
+  try {
+    await configure?.(app);
+    await app.ready();
+    if (options.startJobs) await jobs.start();
+  } catch (error) {
+    await app.close();
+    await cleanUp();
+    throw error;
+  }
+  return {
+    app,
+    database,
+    jobs,
+    secrets,
+    dataDir,
+    async close() {
+      await app.close();
+      await cleanUp();
+    },
+  };
+}
+
+/** Headers a browser page of the app sends with a state-changing call. */
+export const browserHeaders = (cookie?: string) => ({
+  'x-requested-with': 'XMLHttpRequest',
+  ...(cookie && { cookie }),
+});

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_PERMISSIONS, FEATURE_FLAGS, PRODUCT_SKUS } from '@vigil/contracts';
+import { createTestApp, type TestContext } from './app';
+import { seedOrg, seedUser, type SeededUser } from './fixtures';
+
+let ctx: TestContext;
+let victimOrgId: string;
+let stranger: SeededUser;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const db = ctx.database.db;
+  // The victim's organisation holds every SKU and feature, so no gate but tenancy can refuse.
+  victimOrgId = (
+    await seedOrg(db, {
+      productSkus: [...PRODUCT_SKUS],
+      featureFlags: Object.fromEntries(FEATURE_FLAGS.map((flag) => [flag, true])),
+    })
+  ).id;
+  const strangerOrg = await seedOrg(db, { productSkus: [...PRODUCT_SKUS] });
+  // The stranger holds every permission, in their own organisation only.
+  stranger = await seedUser(db, { homeOrgId: strangerOrg.id, permissions: [...ALL_PERMISSIONS] });
+});
+afterAll(() => ctx.close());
+
+const sampleUrl = (url: string) =>
+  url.replace(':orgId', victimOrgId).replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000001');
+
+describe('route register', () => {
+  it('matches the reviewed snapshot of every route with its permission, feature and SKU', () => {
+    const register = [...ctx.app.routeDeclarations]
+      .sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method))
+      .map((route) => {
+        const access = route.access;
+        if (!access) return `${route.method} ${route.url} auth=${route.auth}`;
+        const needs = [
+          `permission=${[access.permission ?? 'member'].flat().join('|')}`,
+          access.feature && `feature=${access.feature}`,
+          access.sku && `sku=${access.sku}`,
+        ].filter(Boolean);
+        return `${route.method} ${route.url} ${needs.join(' ')}`;
+      });
+    expect(register).toMatchSnapshot();
+  });
+});
+
+describe('tenant isolation', () => {
+  it('refuses every org-scoped route to a user of another organisation', async () => {
+    const orgRoutes = ctx.app.routeDeclarations.filter((route) => route.access);
+    expect(orgRoutes.length).toBeGreaterThan(0);
+    for (const route of orgRoutes) {
+      const response = await ctx.app.inject({
+        method: route.method as 'GET',
+        url: sampleUrl(route.url),
+        headers: { cookie: stranger.cookie, 'x-requested-with': 'XMLHttpRequest' },
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      });
+      expect({
+        route: `${route.method} ${route.url}`,
+        status: response.statusCode,
+        key: response.json().key,
+      }).toEqual({
+        route: `${route.method} ${route.url}`,
+        status: 403,
+        key: 'ORG_NOT_AUTHORISED',
+      });
+    }
+  });
+
+  it('refuses every org-scoped route to a signed-out caller', async () => {
+    for (const route of ctx.app.routeDeclarations.filter((entry) => entry.access)) {
+      const response = await ctx.app.inject({
+        method: route.method as 'GET',
+        url: sampleUrl(route.url),
+        headers: { 'x-requested-with': 'XMLHttpRequest' },
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+});

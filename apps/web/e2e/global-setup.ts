@@ -1,0 +1,48 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort, spawnServer, waitForHealth } from '../../server/test/server-process';
+import { startSamlIdp } from '../../server/test/saml-idp';
+import { startSmtpServer } from '../../server/test/smtp';
+
+/**
+ * Starts, for the whole run, a loopback SMTP server (its messages land in E2E_MAIL_DIR), a local
+ * SAML identity provider (E2E_IDP) and the
+ * real server serving the built web app at http://localhost (WebAuthn needs that host), with a
+ * temporary DATA_DIR and known passwords; stops both afterwards.
+ */
+export default async function globalSetup() {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'vigil-e2e-'));
+  const mailDir = path.join(dataDir, 'mail');
+  await mkdir(mailDir);
+  const smtp = await startSmtpServer({ saveTo: mailDir });
+  const idp = await startSamlIdp({ email: 'nobody@idp.example' });
+  const port = await freePort();
+  const baseUrl = `http://localhost:${port}`;
+  const password = 'e2e-Demo-password-58';
+  const server = spawnServer(
+    {
+      DATA_DIR: path.join(dataDir, 'server'),
+      PUBLIC_URL: baseUrl,
+      SMTP_URL: smtp.url,
+      BOOTSTRAP_ADMIN_PASSWORD: password,
+      DEMO_PASSWORD: password,
+    },
+    port,
+  );
+  await waitForHealth(server);
+  process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_PASSWORD = password;
+  process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_IDP = JSON.stringify({
+    entryPoint: idp.entryPoint,
+    issuer: idp.issuer,
+    certificate: idp.certificate,
+  });
+  return async () => {
+    await server.stop('SIGTERM');
+    await smtp.close();
+    await idp.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,77 @@
+import {
+  BANNER_TYPES,
+  ERROR_KEYS,
+  FEATURE_FLAGS,
+  MANAGEMENT_MODES,
+  NAV_ENTRY_IDS,
+  PRODUCT_SKUS,
+  SECTION_IDS,
+  SECTION_TABS,
+  TIMEZONES,
+} from '@vigil/contracts';
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+
+const catalogue: Record<string, unknown> = en;
+
+/** Keys that spec 1 section 8 names. */
+const SPEC_KEYS = [
+  'LOGIN_FAILED',
+  'ERROR_VALIDATING_USERNAME',
+  'ERROR_SENDING_FORGOT_PASSWORD_EMAIL',
+  'ERROR_LOGGING_IN_TO_KNOWLEDGE_BASE',
+  'ERROR_LOADING_ORG_METADATA',
+  'PASSWORD_CHANGE_FAILED',
+  'PASSWORD_RESET_PARAMS_MISSING',
+  'QR_CODE_GENERATION_ERROR',
+  'ERROR_SETTING_UP_TWO_FACTOR',
+  'INVALID_TOTP',
+  'ERROR_LOADING_INFO_BANNERS',
+  'ERROR_LOADING_INFO_NOTES',
+  'ERROR_ADDING_INFO_NOTE',
+  'ERROR_EDITING_INFO_NOTE',
+  'ERROR_DELETING_INFO_NOTE',
+  'ERROR_EDITING_ORG_METADATA',
+  'ORG_SETTINGS_LOAD_FAILED',
+  'ERROR_RATING_THREAT_SIGNATURE',
+  'ERROR_RATING_THREAT_HOST',
+  'ERROR_UNRATING_THREAT_SIGNATURE',
+  'ERROR_UNRATING_THREAT_HOST',
+  'AD_BLOCK_NOTIFICATION',
+  'FORGOT_EMAIL_SENT',
+  'PASSWORD_BEEN_RESET',
+  'TOTP_SUCCESSFUL_SETUP',
+  'ERROR_REQUIRED',
+  'PASSWORDS_MUST_MATCH',
+  'PASSWORDS_MUST_VALIDATE_LENGTH',
+];
+
+describe('English catalogue', () => {
+  it.each([...ERROR_KEYS])('has a sentence for server error key %s', (key) => {
+    expect(catalogue[key]).toEqual(expect.stringMatching(/\S/));
+  });
+
+  it.each(SPEC_KEYS)('has a sentence for spec key %s', (key) => {
+    expect(catalogue[key]).toEqual(expect.stringMatching(/\S/));
+  });
+
+  /** Texts looked up by a name from the contracts. */
+  const NAMED_TEXTS: [string, readonly string[]][] = [
+    ['nav.entries', NAV_ENTRY_IDS],
+    ['nav.sections', SECTION_IDS],
+    ['nav.tabs', Object.values(SECTION_TABS).flatMap((tabs) => tabs.map((tab) => tab.id))],
+    ['featureFlags', FEATURE_FLAGS],
+    ['productSkus', PRODUCT_SKUS],
+    ['managementModes', MANAGEMENT_MODES],
+    ['timezones', TIMEZONES],
+    ['settings.banners.types', BANNER_TYPES],
+  ];
+
+  it.each(NAMED_TEXTS)('names every one of %s', (group, names) => {
+    const texts = group
+      .split('.')
+      .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], en);
+    for (const name of names)
+      expect((texts as Record<string, unknown>)[name]).toEqual(expect.stringMatching(/\S/));
+  });
+});

@@ -1,0 +1,402 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  redirect,
+  type RouterHistory,
+} from '@tanstack/react-router';
+import { legacyRedirectPath, retainSearchParams } from '@vigil/contracts';
+import { refuseSignedIn, requireOrg, requireSecondFactor, requireUser } from './lib/guards';
+import { notifyMessage } from './lib/notify';
+import { safeRedirectPath } from './lib/redirect';
+import { NotFoundPage } from './shell/not-found-page';
+import { PagePending } from './shell/page-pending';
+import { RouteError } from './shell/route-error';
+import { ShellLayout } from './shell/shell-layout';
+
+export interface RouterContext {
+  queryClient: QueryClient;
+}
+
+// Only the critical part of each route lives here (path, search validation, guards, redirects); page
+// components sit in src/areas/<area>/*.lazy.tsx and load when the route is first matched or preloaded.
+
+// The router reads query values that look like numbers or booleans as such; these read them back.
+// Validators name every key they own, undefined when refused: the router passes a key a validator
+// leaves out through unchecked.
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+const flag = (value: unknown): true | undefined => (value === true || value === 'true' ? true : undefined);
+
+/**
+ * Query parameters every page may carry (spec 1 section 2.5). orgId names the current organisation and
+ * feature switches feature flags on; both stay across moves. isNewTab hides the navigation.
+ */
+export interface RootSearch {
+  orgId?: string;
+  feature?: string;
+  isNewTab?: true;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  validateSearch: (search: Record<string, unknown>): RootSearch => ({
+    orgId: text(search.orgId),
+    feature: text(search.feature),
+    isNewTab: flag(search.isNewTab),
+  }),
+  search: { middlewares: [({ search, next }) => retainSearchParams(search, next(search))] },
+  // Spec 1 section 2.1: old addresses lead to their current pages, with the same query.
+  beforeLoad: ({ location }) => {
+    const target = legacyRedirectPath(location.pathname);
+    if (target !== null) {
+      throw redirect({
+        href: `${target}${location.searchStr}${location.hash ? `#${location.hash}` : ''}`,
+        replace: true,
+      });
+    }
+  },
+  component: ShellLayout,
+  notFoundComponent: NotFoundPage,
+  errorComponent: RouteError,
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/dashboards/default' });
+  },
+});
+
+const defaultDashboardRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/dashboards/default',
+  beforeLoad: requireOrg,
+}).lazy(() => import('./areas/dashboards/default-dashboard.lazy').then((m) => m.Route));
+
+export interface UnauthorizedSearch {
+  /** The address the user was refused. */
+  url?: string;
+}
+
+const unauthorizedRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/unauthorized',
+  validateSearch: (search: Record<string, unknown>): UnauthorizedSearch => ({ url: text(search.url) }),
+}).lazy(() => import('./areas/auth/unauthorized.lazy').then((m) => m.Route));
+
+/** Same-site path to open after signing in; anything else is dropped. */
+const redirectUrlSearch = (search: Record<string, unknown>): { redirectUrl?: string } => ({
+  redirectUrl: safeRedirectPath(search.redirectUrl),
+});
+
+/** Set when the user comes from the support desk or the admin console, which they return to afterwards. */
+export interface ReturnFlags {
+  freshdesk?: true;
+  adminConsole?: true;
+}
+
+const returnFlagsSearch = (search: Record<string, unknown>): ReturnFlags => ({
+  freshdesk: flag(search.freshdesk),
+  adminConsole: flag(search.adminConsole),
+});
+
+export interface LoginSearch extends ReturnFlags {
+  redirectUrl?: string;
+  /** An error key set by the server after a failed single sign-on. */
+  error?: string;
+}
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  validateSearch: (search: Record<string, unknown>): LoginSearch => ({
+    ...redirectUrlSearch(search),
+    ...returnFlagsSearch(search),
+    error: text(search.error),
+  }),
+  beforeLoad: refuseSignedIn,
+}).lazy(() => import('./areas/auth/login.lazy').then((m) => m.Route));
+
+/** As the login page sends it; the page itself trusts only the server's answer for `email`. */
+export interface SamlRedirectSearch extends ReturnFlags {
+  ssoName?: string;
+  ssoUrl?: string;
+  samlRequest?: string;
+  email?: string;
+}
+
+const samlRedirectRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/saml-redirect',
+  validateSearch: (search: Record<string, unknown>): SamlRedirectSearch => ({
+    ...returnFlagsSearch(search),
+    ssoName: text(search.ssoName),
+    ssoUrl: text(search.ssoUrl),
+    samlRequest: text(search.samlRequest),
+    email: text(search.email),
+  }),
+}).lazy(() => import('./areas/auth/saml-redirect.lazy').then((m) => m.Route));
+
+const setupTotpLoginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup-totp-login',
+  beforeLoad: requireSecondFactor,
+}).lazy(() => import('./areas/auth/setup-totp-login.lazy').then((m) => m.Route));
+
+const totpAuthenticationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/totp-authentication',
+  beforeLoad: requireSecondFactor,
+}).lazy(() => import('./areas/auth/totp-authentication.lazy').then((m) => m.Route));
+
+const u2fAuthenticationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/u2f-authentication',
+  beforeLoad: requireSecondFactor,
+}).lazy(() => import('./areas/auth/u2f-authentication.lazy').then((m) => m.Route));
+
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forgot-password',
+}).lazy(() => import('./areas/auth/forgot-password.lazy').then((m) => m.Route));
+
+export interface PasswordLinkSearch {
+  id?: string;
+  confirmation?: string;
+}
+
+const passwordLinkRoute = {
+  getParentRoute: () => rootRoute,
+  validateSearch: (search: Record<string, unknown>): PasswordLinkSearch => ({
+    id: text(search.id),
+    confirmation: text(search.confirmation),
+  }),
+  // Spec 1 section 5: a link without both parameters cannot work; the user asks for a new one.
+  beforeLoad: ({ search, preload }: { search: PasswordLinkSearch; preload: boolean }) => {
+    if (search.id && search.confirmation) return;
+    if (!preload) notifyMessage('PASSWORD_RESET_PARAMS_MISSING', 'yellow');
+    throw redirect({ to: '/forgot-password' });
+  },
+};
+
+const resetPasswordRoute = createRoute({ ...passwordLinkRoute, path: '/reset-password' }).lazy(() =>
+  import('./areas/auth/reset-password.lazy').then((m) => m.Route),
+);
+
+const newUserRoute = createRoute({ ...passwordLinkRoute, path: '/new-user' }).lazy(() =>
+  import('./areas/auth/new-user.lazy').then((m) => m.Route),
+);
+
+const selectOrgRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/select-org',
+  validateSearch: redirectUrlSearch,
+  beforeLoad: requireUser,
+}).lazy(() => import('./areas/auth/select-org.lazy').then((m) => m.Route));
+
+export interface KnowledgeBaseSearch {
+  /** Knowledge-base path to open after signing in there. */
+  r?: string;
+}
+
+const knowledgeBaseRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/knowledge-base',
+  validateSearch: (search: Record<string, unknown>): KnowledgeBaseSearch => ({ r: text(search.r) }),
+  beforeLoad: requireUser,
+}).lazy(() => import('./areas/auth/knowledge-base.lazy').then((m) => m.Route));
+
+const profileRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/settings/profile',
+  beforeLoad: requireOrg,
+}).lazy(() => import('./areas/settings/profile.lazy').then((m) => m.Route));
+
+const setupTotpProfileCodeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/settings/setup-totp-profile/input-code',
+  beforeLoad: requireOrg,
+}).lazy(() => import('./areas/settings/setup-totp-profile-code.lazy').then((m) => m.Route));
+
+/** A page of the current organisation. */
+const orgRoute = <const TPath extends string>(path: TPath) =>
+  createRoute({ getParentRoute: () => rootRoute, path, beforeLoad: requireOrg });
+
+// Spec 1 section 2.1: the top-level areas. Each splat route holds an area until its pages are built; a
+// page with its own route takes precedence over the splat.
+const homeRoute = orgRoute('/home').lazy(() =>
+  import('./areas/home/unavailable.lazy').then((m) => m.homeRoute),
+);
+const oldDashboardsRoute = orgRoute('/dashboard/$').lazy(() =>
+  import('./areas/dashboards/unavailable.lazy').then((m) => m.oldDashboardsRoute),
+);
+const dashboardsRoute = orgRoute('/dashboards/$').lazy(() =>
+  import('./areas/dashboards/unavailable.lazy').then((m) => m.dashboardsRoute),
+);
+const reportsRoute = orgRoute('/reports/$').lazy(() =>
+  import('./areas/reports/unavailable.lazy').then((m) => m.reportsRoute),
+);
+const ticketsRoute = orgRoute('/tickets/$').lazy(() =>
+  import('./areas/tickets/unavailable.lazy').then((m) => m.ticketsRoute),
+);
+const universalTicketInboxRoute = orgRoute('/universal-ticket-inbox/$').lazy(() =>
+  import('./areas/tickets/unavailable.lazy').then((m) => m.universalTicketInboxRoute),
+);
+const ticketTemplatesRoute = orgRoute('/ticket-templates/$').lazy(() =>
+  import('./areas/tickets/unavailable.lazy').then((m) => m.ticketTemplatesRoute),
+);
+const searchRoute = orgRoute('/search/$').lazy(() =>
+  import('./areas/events/unavailable.lazy').then((m) => m.searchRoute),
+);
+const classifiersRoute = orgRoute('/classifiers/$').lazy(() =>
+  import('./areas/events/unavailable.lazy').then((m) => m.classifiersRoute),
+);
+const assetsRoute = orgRoute('/assets/$').lazy(() =>
+  import('./areas/assets/unavailable.lazy').then((m) => m.assetsRoute),
+);
+const fraudOfferingRoute = orgRoute('/fraud/offering').lazy(() =>
+  import('./areas/fraud/offering.lazy').then((m) => m.Route),
+);
+const fraudRoute = orgRoute('/fraud/$').lazy(() =>
+  import('./areas/fraud/unavailable.lazy').then((m) => m.fraudRoute),
+);
+const alertsRoute = orgRoute('/alerts/$').lazy(() =>
+  import('./areas/alerts/unavailable.lazy').then((m) => m.alertsRoute),
+);
+const triggersRoute = orgRoute('/triggers/$').lazy(() =>
+  import('./areas/alerts/unavailable.lazy').then((m) => m.triggersRoute),
+);
+const triggerSchedulesRoute = orgRoute('/trigger-schedules/$').lazy(() =>
+  import('./areas/alerts/unavailable.lazy').then((m) => m.triggerSchedulesRoute),
+);
+const threatRoute = orgRoute('/threat/$').lazy(() =>
+  import('./areas/alerts/unavailable.lazy').then((m) => m.threatRoute),
+);
+const watchlistsRoute = orgRoute('/watchlists/$').lazy(() =>
+  import('./areas/alerts/unavailable.lazy').then((m) => m.watchlistsRoute),
+);
+const governanceRoute = orgRoute('/governance/$').lazy(() =>
+  import('./areas/governance/unavailable.lazy').then((m) => m.governanceRoute),
+);
+const taskSchedulesRoute = orgRoute('/task-schedules/$').lazy(() =>
+  import('./areas/governance/unavailable.lazy').then((m) => m.taskSchedulesRoute),
+);
+const taskScheduleRoute = orgRoute('/task-schedule/$').lazy(() =>
+  import('./areas/governance/unavailable.lazy').then((m) => m.taskScheduleRoute),
+);
+const libraryTaskSchedulesRoute = orgRoute('/library-task-schedules/$').lazy(() =>
+  import('./areas/governance/unavailable.lazy').then((m) => m.libraryTaskSchedulesRoute),
+);
+const riskRoute = orgRoute('/risk/$').lazy(() =>
+  import('./areas/risk/unavailable.lazy').then((m) => m.riskRoute),
+);
+const connectRoute = orgRoute('/connect').lazy(() =>
+  import('./areas/connect/unavailable.lazy').then((m) => m.connectRoute),
+);
+const orgSettingsRoute = orgRoute('/settings/org-settings').lazy(() =>
+  import('./areas/settings/org-settings.lazy').then((m) => m.Route),
+);
+const organisationsRoute = orgRoute('/settings/organisations').lazy(() =>
+  import('./areas/settings/organisations.lazy').then((m) => m.Route),
+);
+const bannersRoute = orgRoute('/settings/banners').lazy(() =>
+  import('./areas/settings/banners.lazy').then((m) => m.Route),
+);
+const dataRestrictionsRoute = orgRoute('/settings/data-restrictions').lazy(() =>
+  import('./areas/settings/data-restrictions.lazy').then((m) => m.Route),
+);
+const tagsRoute = orgRoute('/settings/tags').lazy(() =>
+  import('./areas/settings/tags.lazy').then((m) => m.Route),
+);
+const activityLogRoute = orgRoute('/settings/activity-log').lazy(() =>
+  import('./areas/settings/activity-log.lazy').then((m) => m.Route),
+);
+const usersRoute = orgRoute('/settings/users').lazy(() =>
+  import('./areas/settings/users.lazy').then((m) => m.Route),
+);
+const rolesRoute = orgRoute('/settings/roles').lazy(() =>
+  import('./areas/settings/roles.lazy').then((m) => m.Route),
+);
+const jobDescriptorsRoute = orgRoute('/settings/job-descriptors').lazy(() =>
+  import('./areas/settings/job-descriptors.lazy').then((m) => m.Route),
+);
+const settingsRoute = orgRoute('/settings/$').lazy(() =>
+  import('./areas/settings/unavailable.lazy').then((m) => m.settingsRoute),
+);
+
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  defaultDashboardRoute,
+  unauthorizedRoute,
+  loginRoute,
+  samlRedirectRoute,
+  setupTotpLoginRoute,
+  totpAuthenticationRoute,
+  u2fAuthenticationRoute,
+  forgotPasswordRoute,
+  resetPasswordRoute,
+  newUserRoute,
+  selectOrgRoute,
+  knowledgeBaseRoute,
+  profileRoute,
+  setupTotpProfileCodeRoute,
+  homeRoute,
+  oldDashboardsRoute,
+  dashboardsRoute,
+  reportsRoute,
+  ticketsRoute,
+  universalTicketInboxRoute,
+  ticketTemplatesRoute,
+  searchRoute,
+  classifiersRoute,
+  assetsRoute,
+  fraudOfferingRoute,
+  fraudRoute,
+  alertsRoute,
+  triggersRoute,
+  triggerSchedulesRoute,
+  threatRoute,
+  watchlistsRoute,
+  governanceRoute,
+  taskSchedulesRoute,
+  taskScheduleRoute,
+  libraryTaskSchedulesRoute,
+  riskRoute,
+  connectRoute,
+  orgSettingsRoute,
+  organisationsRoute,
+  bannersRoute,
+  dataRestrictionsRoute,
+  tagsRoute,
+  activityLogRoute,
+  usersRoute,
+  rolesRoute,
+  jobDescriptorsRoute,
+  settingsRoute,
+]);
+
+/** Spec 1 section 9: route preloading is throttled at 500 ms. */
+const PRELOAD_DELAY_MS = 500;
+
+/** `history` defaults to the browser's; tests pass a memory history. */
+export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    ...(history ? { history } : {}),
+    defaultPreload: 'intent',
+    defaultPreloadDelay: PRELOAD_DELAY_MS,
+    defaultPendingComponent: PagePending,
+    scrollRestoration: true,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}
