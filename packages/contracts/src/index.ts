@@ -10,3 +10,4 @@ export * from './navigation';
 export * from './metadata';
 export * from './restrictions';
 export * from './users';
+export * from './assets';
