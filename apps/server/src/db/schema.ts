@@ -10,3 +10,4 @@ export * from '../modules/info/tables';
 export * from '../modules/system/tables';
 export * from '../modules/metadata/tables';
 export * from '../modules/restrictions/tables';
+export * from '../modules/assets/tables';
