@@ -9,5 +9,7 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     unstubGlobals: true,
+    // Mantine pages render slowly in jsdom on a busy two-core machine; the default 5 s is too tight.
+    testTimeout: 20_000,
   },
 });

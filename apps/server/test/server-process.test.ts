@@ -56,7 +56,7 @@ describe('the server process', () => {
     expect(page.status).toBe(401);
     // The banner follows the start of the job runner, just after the port opens.
     await vi.waitFor(() => expect(first.output()).toMatch(/Administrator: admin@vigil\.example/), {
-      timeout: 15_000,
+      timeout: 60_000,
     });
     expect(first.output()).toMatch(/Administrator password \(shown once\): \S{16}/);
     expect(first.output()).not.toContain('demo-password-1');
@@ -67,9 +67,9 @@ describe('the server process', () => {
 
     const second = spawnServer({ ...databaseEnv(), DEMO_PASSWORD: 'demo-password-1' }, port);
     await waitForHealth(second);
-    await vi.waitFor(() => expect(second.output()).toContain('Vigil is running'), { timeout: 15_000 });
+    await vi.waitFor(() => expect(second.output()).toContain('Vigil is running'), { timeout: 60_000 });
     expect(second.output()).not.toContain('shown once');
     expect(await second.stop('SIGINT')).toBe(0);
     expect(await countRows()).toEqual(afterFirst);
-  });
+  }, 180_000); // two full starts of the server, each writing the demo data on first start
 });
