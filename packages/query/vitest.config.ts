@@ -4,5 +4,8 @@ export default defineConfig({
   test: {
     name: 'query',
     include: ['src/**/*.test.ts'],
+    // The compiler tests start an in-memory PGlite, which takes a while on a cold machine.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });
