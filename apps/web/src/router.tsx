@@ -7,6 +7,7 @@ import {
   type RouterHistory,
 } from '@tanstack/react-router';
 import { legacyRedirectPath, retainSearchParams } from '@vigil/contracts';
+import { validateAssetListSearch } from './areas/assets/search';
 import { refuseSignedIn, requireOrg, requireSecondFactor, requireUser } from './lib/guards';
 import { notifyMessage } from './lib/notify';
 import { safeRedirectPath } from './lib/redirect';
@@ -253,8 +254,18 @@ const searchRoute = orgRoute('/search/$').lazy(() =>
 const classifiersRoute = orgRoute('/classifiers/$').lazy(() =>
   import('./areas/events/unavailable.lazy').then((m) => m.classifiersRoute),
 );
-const assetsRoute = orgRoute('/assets/$').lazy(() =>
-  import('./areas/assets/unavailable.lazy').then((m) => m.assetsRoute),
+// Spec 2 section 2: the asset list (its filters in the address), one asset's details, and the CSV upload.
+const assetsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/assets',
+  validateSearch: validateAssetListSearch,
+  beforeLoad: requireOrg,
+}).lazy(() => import('./areas/assets/assets.lazy').then((m) => m.Route));
+const assetDetailsRoute = orgRoute('/assets/$assetId').lazy(() =>
+  import('./areas/assets/asset-details.lazy').then((m) => m.Route),
+);
+const assetUploadRoute = orgRoute('/asset-upload').lazy(() =>
+  import('./areas/assets/asset-upload.lazy').then((m) => m.Route),
 );
 const fraudOfferingRoute = orgRoute('/fraud/offering').lazy(() =>
   import('./areas/fraud/offering.lazy').then((m) => m.Route),
@@ -352,6 +363,8 @@ const routeTree = rootRoute.addChildren([
   searchRoute,
   classifiersRoute,
   assetsRoute,
+  assetDetailsRoute,
+  assetUploadRoute,
   fraudOfferingRoute,
   fraudRoute,
   alertsRoute,

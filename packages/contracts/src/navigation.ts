@@ -216,7 +216,7 @@ export const NAV_AREA_PREFIXES: Readonly<Record<NavEntryId, readonly string[]>> 
     '/governance/tasks',
   ],
   risk: ['/risk', '/risk/controls', '/risk/risks', '/risk/inventory', '/risk/assessments'],
-  assets: ['/assets'],
+  assets: ['/assets', '/asset-upload'],
   reports: ['/reports', '/reports/templates', '/reports/charts'],
   settings: [
     '/settings/users',

@@ -1,7 +1,7 @@
 import { healthSchema } from '@vigil/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { stubFetchJson } from '../test/fetch-stub';
-import { ApiRequestError, apiFetch, endsSessionOn401, setUnauthorizedListener } from './api';
+import { ApiRequestError, apiFetch, apiFetchFile, endsSessionOn401, setUnauthorizedListener } from './api';
 
 describe('apiFetch', () => {
   it('sends JSON with X-Requested-With and the session cookie', async () => {
@@ -85,6 +85,36 @@ describe('apiFetch', () => {
     expect(headers.get('Content-Type')).toBe('text/plain; charset=utf-8');
     expect(headers.get('Authorization')).toBe('Basic abc');
     expect(headers.get('X-Requested-With')).toBe('XMLHttpRequest');
+  });
+
+  it('sends form data as it is, leaving the multipart content type to the browser', async () => {
+    const fetchMock = stubFetchJson({ files: 1 });
+    const form = new FormData();
+    form.append('file', new File(['name\n'], 'assets.csv', { type: 'text/csv' }));
+
+    await expect(apiFetch('/api/org/1/asset-upload', { method: 'POST', formData: form })).resolves.toEqual({
+      files: 1,
+    });
+
+    const [, init] = fetchMock.mock.calls[0] ?? [];
+    expect(init?.body).toBe(form);
+    expect(new Headers(init?.headers).has('Content-Type')).toBe(false);
+    expect(new Headers(init?.headers).get('X-Requested-With')).toBe('XMLHttpRequest');
+  });
+
+  it('answers a file as a Blob, and a JSON error as ApiRequestError', async () => {
+    vi.stubGlobal('fetch', async () => new Response('name,ip\nmail,10.0.0.1\n', { status: 200 }));
+    const blob = await apiFetchFile('/api/org/1/assets/search', {
+      method: 'POST',
+      body: { tracked: 'both' },
+    });
+    await expect(blob.text()).resolves.toBe('name,ip\nmail,10.0.0.1\n');
+
+    stubFetchJson({ type: 'ServerException', key: 'ASSET_UPLOAD_FAILED', message: '', errorId: 'e' }, 500);
+    await expect(apiFetchFile('/api/org/1/asset-upload?mode=errors-csv')).rejects.toMatchObject({
+      status: 500,
+      error: { key: 'ASSET_UPLOAD_FAILED' },
+    });
   });
 
   it('tells the listener about a 401 that ends the session, and not about sign-in refusals', async () => {

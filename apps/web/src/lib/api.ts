@@ -13,6 +13,8 @@ export interface ApiFetchOptions<T> {
   body?: unknown;
   /** Sent as text/plain instead of a JSON body, for example a one-time code. */
   text?: string;
+  /** Sent as multipart/form-data instead of a JSON body, for example uploaded files. */
+  formData?: FormData;
   /** Extra request headers, for example `Authorization`. */
   headers?: Record<string, string>;
   /** Validates the success body; without it the body is returned unchecked. */
@@ -88,42 +90,67 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+type RequestOptions = Omit<ApiFetchOptions<unknown>, 'schema'> & { accept: string };
+
 /**
- * Calls the API. Every request carries `X-Requested-With`, which the server's CSRF guard requires on
- * state-changing requests. Throws `ApiRequestError` for every failure except cancellation.
+ * Sends one request with `X-Requested-With`, which the server's CSRF guard requires on state-changing
+ * requests. Answers the response when it is a success; throws `ApiRequestError` for every failure
+ * except cancellation.
  */
-export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions<T> = {}): Promise<T> {
-  const { method = 'GET', body, text, schema, signal } = options;
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const { method = 'GET', body, text, formData, signal } = options;
   const headers: Record<string, string> = {
-    Accept: 'application/json',
+    Accept: options.accept,
     ...options.headers,
     'X-Requested-With': 'XMLHttpRequest',
   };
+  // The browser sets multipart/form-data with its boundary itself.
   if (text !== undefined) headers['Content-Type'] = 'text/plain; charset=utf-8';
-  else if (body !== undefined) headers['Content-Type'] = 'application/json';
+  else if (formData === undefined && body !== undefined) headers['Content-Type'] = 'application/json';
 
   let response: Response;
-  let payload: unknown;
   try {
     response = await fetch(path, {
       method,
       headers,
       credentials: 'same-origin',
-      body: text ?? (body === undefined ? undefined : JSON.stringify(body)),
+      body: text ?? formData ?? (body === undefined ? undefined : JSON.stringify(body)),
       signal,
     });
-    payload = await readBody(response);
   } catch (cause) {
     if (signal?.aborted) throw cause;
     throw new ApiRequestError(0, serverError('The server could not be reached.'), { cause });
   }
+  if (response.ok) return response;
 
-  if (!response.ok) {
-    if (response.status === 401 && endsSessionOn401(path)) unauthorizedListener?.(path);
-    const parsed = apiErrorSchema.safeParse(payload);
-    const error = parsed.success ? parsed.data : serverError(`The server answered ${response.status}.`);
-    failureListener?.({ method, path, status: response.status, error });
-    throw new ApiRequestError(response.status, error);
+  let payload: unknown;
+  try {
+    payload = await readBody(response);
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    payload = NOT_JSON;
+  }
+  if (response.status === 401 && endsSessionOn401(path)) unauthorizedListener?.(path);
+  const parsed = apiErrorSchema.safeParse(payload);
+  const error = parsed.success ? parsed.data : serverError(`The server answered ${response.status}.`);
+  failureListener?.({ method, path, status: response.status, error });
+  throw new ApiRequestError(response.status, error);
+}
+
+/**
+ * Calls the API and reads its JSON answer. Every request carries `X-Requested-With`, which the
+ * server's CSRF guard requires on state-changing requests. Throws `ApiRequestError` for every failure
+ * except cancellation.
+ */
+export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions<T> = {}): Promise<T> {
+  const { schema, signal } = options;
+  const response = await send(path, { ...options, accept: 'application/json' });
+  let payload: unknown;
+  try {
+    payload = await readBody(response);
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    throw new ApiRequestError(0, serverError('The server could not be reached.'), { cause });
   }
   if (payload === NOT_JSON) {
     throw new ApiRequestError(response.status, serverError('The server answer is not JSON.'));
@@ -136,5 +163,22 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
     throw new ApiRequestError(response.status, serverError('The server answer has an unexpected shape.'), {
       cause,
     });
+  }
+}
+
+/**
+ * Calls the API for a file, such as a CSV export, and answers it as a Blob. Failures are the JSON
+ * errors of `apiFetch`.
+ */
+export async function apiFetchFile(
+  path: string,
+  options: Omit<ApiFetchOptions<Blob>, 'schema'> & { accept?: string } = {},
+): Promise<Blob> {
+  const response = await send(path, { ...options, accept: options.accept ?? 'text/csv, application/json' });
+  try {
+    return await response.blob();
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause;
+    throw new ApiRequestError(0, serverError('The server could not be reached.'), { cause });
   }
 }

@@ -36,6 +36,16 @@ describe('errorMessage', () => {
     expect(errorMessage(error, t)).toBe('The field name is required.');
   });
 
+  it('fills positional params such as {{0}}', () => {
+    const notFound = apiError({ type: 'NotFoundException', key: 'ASSET_NOT_FOUND', params: { 0: 'a-17' } });
+    const malformed = apiError({ key: 'ASSET_UPLOAD_MALFORMED', params: { '0': 'hosts.csv' } });
+
+    expect(errorMessage(notFound, t)).toBe('No asset currently exists with an ID: a-17');
+    expect(errorMessage(malformed, t)).toBe(
+      'Error with uploaded file. Please confirm that hosts.csv is not malformed and try again.',
+    );
+  });
+
   it('puts the action text before the detail of a rule failure', () => {
     const error = apiError({ key: 'GENERIC_REQUIRED_FIELD', field: 'noteText' });
 

@@ -52,7 +52,14 @@ export function notifyError(err: unknown, fallbackKey?: string): void {
   });
 }
 
-/** Shows a catalogue message that is not a failure: green for success, yellow for a warning. */
-export function notifyMessage(key: string, color: 'green' | 'yellow' | 'blue' = 'green'): void {
-  notifications.show({ color, message: i18n.t(key), autoClose: NOTIFICATION_DURATION_MS });
+/**
+ * Shows a catalogue message that is not a failure: green for success, yellow for a warning; `params`
+ * fill the text's placeholders.
+ */
+export function notifyMessage(
+  key: string,
+  color: 'green' | 'yellow' | 'blue' = 'green',
+  params?: Record<string, unknown>,
+): void {
+  notifications.show({ color, message: i18n.t(key, params), autoClose: NOTIFICATION_DURATION_MS });
 }

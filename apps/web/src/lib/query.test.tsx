@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClientProvider, useMutation } from '@tanstack/react-query';
+import { QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,16 @@ function SaveButton({ errorKey }: { errorKey?: string }) {
     meta: errorKey ? { errorKey } : {},
   });
   return <button onClick={() => save.mutate()}>Save</button>;
+}
+
+function SoftwareList({ errorKey }: { errorKey?: string }) {
+  const software = useQuery({
+    queryKey: ['software', errorKey],
+    queryFn: () => apiFetch('/api/software'),
+    retry: false,
+    meta: errorKey ? { errorKey } : {},
+  });
+  return <p>{software.isError ? 'Load failed' : 'Loading'}</p>;
 }
 
 function renderWithClient(ui: React.ReactNode) {
@@ -44,6 +54,20 @@ describe('query client', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('The note could not be added.')).toBeInTheDocument();
+  });
+
+  it('shows a failed load as a notification only when the query names its own message', async () => {
+    stubFetchJson(serverError('NOT_IN_THE_CATALOGUE'), 403);
+    renderWithClient(
+      <>
+        <SoftwareList errorKey="ERROR_LOADING_SOFTWARE" />
+        <SoftwareList />
+      </>,
+    );
+
+    expect(await screen.findByText('The software could not be loaded.')).toBeInTheDocument();
+    expect(await screen.findAllByText('Load failed')).toHaveLength(2);
+    expect(screen.getAllByText('The software could not be loaded.')).toHaveLength(1);
   });
 
   it('retries failed queries except refusals (4xx)', () => {

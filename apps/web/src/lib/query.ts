@@ -1,4 +1,4 @@
-import { MutationCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiRequestError } from './api';
 import { notifyError } from './notify';
 import { SESSION_QUERY_KEY } from './session';
@@ -10,6 +10,14 @@ declare module '@tanstack/react-query' {
       errorKey?: string;
       /** False when the caller shows the failure itself, for example beside a form field. */
       notifyError?: boolean;
+    };
+    queryMeta: {
+      /**
+       * Catalogue key of the load's own failure message (such as ERROR_LOADING_SOFTWARE): with it, a
+       * failed load is shown as a notification, once its retries are over. Without it the page shows
+       * the failure itself.
+       */
+      errorKey?: string;
     };
   }
 }
@@ -24,6 +32,11 @@ export function shouldRetryQuery(failureCount: number, error: Error): boolean {
 
 export function createQueryClient(): QueryClient {
   const client = new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (query.meta?.errorKey) notifyError(error, query.meta.errorKey);
+      },
+    }),
     mutationCache: new MutationCache({
       onError: (error, _variables, _onMutateResult, mutation) => {
         if (mutation.meta?.notifyError === false) return;

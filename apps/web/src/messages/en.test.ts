@@ -1,7 +1,11 @@
 import {
+  ASSET_IMPORTANCES,
+  ASSET_UPLOAD_COLUMNS,
+  ASSET_UPLOAD_LINE_ERRORS,
   BANNER_TYPES,
   ERROR_KEYS,
   FEATURE_FLAGS,
+  IP_MAC_PAIR_ERRORS,
   MANAGEMENT_MODES,
   NAV_ENTRY_IDS,
   PRODUCT_SKUS,
@@ -44,6 +48,10 @@ const SPEC_KEYS = [
   'ERROR_REQUIRED',
   'PASSWORDS_MUST_MATCH',
   'PASSWORDS_MUST_VALIDATE_LENGTH',
+  // Spec 2 section 8.
+  'ERROR_LOADING_SOFTWARE',
+  'ERROR_SAVING_ASSET',
+  'ERROR_LOADING_ASSET_LABELS',
 ];
 
 describe('English catalogue', () => {
@@ -65,6 +73,10 @@ describe('English catalogue', () => {
     ['managementModes', MANAGEMENT_MODES],
     ['timezones', TIMEZONES],
     ['settings.banners.types', BANNER_TYPES],
+    ['assets.importance', ASSET_IMPORTANCES],
+    ['assets.errors', IP_MAC_PAIR_ERRORS],
+    ['assets.upload.columns', ASSET_UPLOAD_COLUMNS],
+    ['assets.upload.errors', ASSET_UPLOAD_LINE_ERRORS],
   ];
 
   it.each(NAMED_TEXTS)('names every one of %s', (group, names) => {

@@ -1,7 +1,9 @@
 import {
+  ActionIcon,
   Anchor,
   Button,
   NavLink,
+  type ActionIconProps,
   type AnchorProps,
   type ButtonProps,
   type NavLinkProps,
@@ -35,3 +37,12 @@ function NavAnchor(props: NavAnchorProps) {
 
 /** Mantine's NavLink as a router link, for the left bar. */
 export const NavLinkLink = createLink(NavAnchor);
+
+type ActionIconAnchorProps = ActionIconProps & Omit<ComponentPropsWithRef<'a'>, keyof ActionIconProps>;
+
+function ActionIconAnchor(props: ActionIconAnchorProps) {
+  return <ActionIcon component="a" {...props} />;
+}
+
+/** Mantine's ActionIcon as a router link; give it an aria-label. */
+export const ActionIconLink = createLink(ActionIconAnchor);

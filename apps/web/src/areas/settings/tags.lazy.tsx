@@ -5,18 +5,16 @@ import {
   EmptyState,
   Group,
   Modal,
-  Pagination,
   Select,
   Stack,
   Table,
   Text,
   Textarea,
   TextInput,
-  UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconChevronDown, IconChevronUp, IconSearch, IconTags } from '@tabler/icons-react';
+import { IconSearch, IconTags } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createLazyRoute } from '@tanstack/react-router';
 import {
@@ -35,6 +33,8 @@ import { notifyError, notifyMessage } from '../../lib/notify';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
+import { ListPager } from '../../shell/list-pager';
+import { SortableHeader } from '../../shell/sortable-header';
 import { tagPath, tagsKey, tagsQuery } from './metadata-queries';
 import { LoadFailed, LoadingLine } from '../../shell/query-status';
 
@@ -78,7 +78,6 @@ function TagList() {
     },
     meta: { errorKey: 'settings.tags.deleteFailed' },
   });
-  const pages = Math.max(1, Math.ceil((tags.data?.total ?? 0) / DEFAULT_PAGE_SIZE));
 
   return (
     <Stack gap="md">
@@ -116,19 +115,14 @@ function TagList() {
             <Table striped>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th aria-sort={desc ? 'descending' : 'ascending'}>
-                    <UnstyledButton
-                      onClick={() => setDesc((current) => !current)}
-                      aria-label={desc ? t('settings.tags.sortAscending') : t('settings.tags.sortDescending')}
-                    >
-                      <Group gap={4} wrap="nowrap">
-                        <Text fw={700} size="sm">
-                          {t('settings.tags.name')}
-                        </Text>
-                        {desc ? <IconChevronDown size={14} /> : <IconChevronUp size={14} />}
-                      </Group>
-                    </UnstyledButton>
-                  </Table.Th>
+                  <SortableHeader
+                    sorted
+                    desc={desc}
+                    onSort={() => setDesc((current) => !current)}
+                    buttonLabel={desc ? t('settings.tags.sortAscending') : t('settings.tags.sortDescending')}
+                  >
+                    {t('settings.tags.name')}
+                  </SortableHeader>
                   <Table.Th>{t('settings.tags.description')}</Table.Th>
                   {canEdit && (
                     <Table.Th>
@@ -178,14 +172,13 @@ function TagList() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {pages > 1 && (
-            <Pagination
-              total={pages}
-              value={pageNumber}
-              onChange={setPageNumber}
-              getControlProps={(control) => ({ 'aria-label': t(`settings.pagination.${control}`) })}
-            />
-          )}
+          <ListPager
+            page={pageNumber}
+            pageSize={DEFAULT_PAGE_SIZE}
+            total={tags.data.total}
+            onChange={setPageNumber}
+            withRange={false}
+          />
         </>
       )}
       {editing && <TagForm orgId={orgId} tag={editing.tag} onClose={() => setEditing(null)} />}

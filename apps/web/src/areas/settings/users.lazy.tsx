@@ -6,7 +6,6 @@ import {
   EmptyState,
   Group,
   Menu,
-  Pagination,
   SegmentedControl,
   Stack,
   Table,
@@ -16,16 +15,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import {
-  IconChevronDown,
-  IconChevronUp,
-  IconDots,
-  IconDownload,
-  IconSearch,
-  IconSelector,
-  IconUserPlus,
-  IconUsers,
-} from '@tabler/icons-react';
+import { IconDots, IconDownload, IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createLazyRoute } from '@tanstack/react-router';
 import { USER_ACTIVE_FILTERS, type User, type UserActiveFilter, type UserSortField } from '@vigil/contracts';
@@ -37,6 +27,8 @@ import { usePreferences } from '../../lib/preferences';
 import { useCurrentOrgId, useCurrentUser, useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
+import { ListPager } from '../../shell/list-pager';
+import { SortableHeader } from '../../shell/sortable-header';
 import { accessKey, orgPath, userSearchParams, usersQuery } from './access-queries';
 import { UserDrawerContent } from './user-drawer';
 import { LoadFailed, LoadingLine } from '../../shell/query-status';
@@ -103,8 +95,6 @@ function UsersList() {
     setPageNumber(1);
   };
   const total = users.data?.total ?? 0;
-  const first = total === 0 ? 0 : (pageNumber - 1) * pageSize + 1;
-  const last = Math.min(total, pageNumber * pageSize);
   const csvHref = `${orgPath(orgId)}/users-csv?${userSearchParams({ q: debouncedQ, active, ...sort })}`;
   const dateTime = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -179,23 +169,16 @@ function UsersList() {
             <Table striped highlightOnHover>
               <Table.Thead>
                 <Table.Tr>
-                  {SORTABLE.map(({ field, label }) => {
-                    const sorted = sort.sortBy === field;
-                    const Icon = !sorted ? IconSelector : sort.desc ? IconChevronDown : IconChevronUp;
-                    return (
-                      <Table.Th
-                        key={field}
-                        aria-sort={sorted ? (sort.desc ? 'descending' : 'ascending') : 'none'}
-                      >
-                        <UnstyledButton onClick={() => toggleSort(field)} fw={600} fz="sm">
-                          <Group gap={4} wrap="nowrap">
-                            {t(label)}
-                            <Icon size={14} stroke={1.5} aria-hidden />
-                          </Group>
-                        </UnstyledButton>
-                      </Table.Th>
-                    );
-                  })}
+                  {SORTABLE.map(({ field, label }) => (
+                    <SortableHeader
+                      key={field}
+                      sorted={sort.sortBy === field}
+                      desc={sort.desc}
+                      onSort={() => toggleSort(field)}
+                    >
+                      {t(label)}
+                    </SortableHeader>
+                  ))}
                   <Table.Th>
                     <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
                   </Table.Th>
@@ -267,17 +250,7 @@ function UsersList() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              {t('settings.users.range', { first, last, total })}
-            </Text>
-            <Pagination
-              total={Math.max(1, Math.ceil(total / pageSize))}
-              value={pageNumber}
-              onChange={setPageNumber}
-              hideWithOnePage
-            />
-          </Group>
+          <ListPager page={pageNumber} pageSize={pageSize} total={total} onChange={setPageNumber} />
         </>
       )}
 
