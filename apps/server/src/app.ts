@@ -16,6 +16,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { assetRoutes } from './modules/assets/routes';
 import { defineAuthJobs } from './modules/auth/jobs';
 import { authRoutes } from './modules/auth/routes';
 import { findSession } from './modules/auth/sessions';
@@ -157,6 +158,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(userAdminRoutes({ db: database.db, secrets: deps.secrets, sendMail, publicUrl }));
   await app.register(roleRoutes(database.db));
   await app.register(jobDescriptorRoutes(database.db));
+  await app.register(assetRoutes(database.db));
 
   const webDist = deps.webDist ?? DEFAULT_WEB_DIST;
   const serveWeb = existsSync(path.join(webDist, 'index.html'));

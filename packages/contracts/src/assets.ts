@@ -35,7 +35,8 @@ export const IPV6_PATTERN = new RegExp(
 );
 
 /** Six hex pairs separated by ':' or '-', or three groups of four separated by '.'. */
-export const MAC_PATTERN = /^(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}|(?:[0-9A-Fa-f]{4}\.){2}[0-9A-Fa-f]{4})$/;
+export const MAC_PATTERN =
+  /^(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}|(?:[0-9A-Fa-f]{4}\.){2}[0-9A-Fa-f]{4})$/;
 
 /** Spec 2 section 9: a file signature is 32 to 64 hexadecimal characters, in whole pairs. */
 export const HASH_PATTERN = /^(?:[0-9A-Fa-f]{2}){16,32}$/;
@@ -111,7 +112,8 @@ export function isPrivateAddress(ip: string): boolean {
   }
   if (!IPV6_PATTERN.test(ip)) return false;
   const canonical = normaliseIp(ip);
-  return canonical === '::1' || /^fd[0-9a-f]{0,2}:/.test(canonical);
+  // The first group is fd00 to fdff: four digits in the canonical text (fd0: is 0x0fd0).
+  return canonical === '::1' || /^fd[0-9a-f]{2}:/.test(canonical);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { insertJobDescriptor, setUserJobDescriptors } from '../modules/users/job
 import { insertUser } from '../modules/users/repo';
 import { userOrgs } from '../modules/users/tables';
 import { generatePassword, hashPassword } from '../platform/passwords';
+import { seedAssetsDemo } from './assets';
 
 export interface DemoContext {
   providerOrg: { id: string; name: string };
@@ -161,6 +162,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
     providerOrgId: context.providerOrg.id,
   });
   await seedAccessDemo(db, orgIds.harbor!, userIds[`analyst@${DEMO_ORGS[0]!.domain}`]!);
+  await seedAssetsDemo(db, { harbor: orgIds.harbor!, prairie: orgIds.prairie!, coastal: orgIds.coastal! });
   return summary;
 }
 

@@ -26,7 +26,7 @@ import type { AuthDeps } from '../auth/service';
 import { deleteUserSessions } from '../auth/sessions';
 import { listUserOrgs } from '../orgs/repo';
 import { assignableRole, viewerOf } from '../roles/rules';
-import { csvLine } from './csv';
+import { csvLine } from '../../platform/csv';
 import { setUserJobDescriptors } from './job-descriptors';
 import {
   findOrgUserListRow,
