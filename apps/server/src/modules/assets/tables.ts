@@ -42,6 +42,8 @@ export const assets = pgTable(
     index('assets_org_name').on(table.orgId, table.active, table.name),
     index('assets_org_last_seen').on(table.orgId, table.active, table.lastSeen),
     index('assets_labels').using('gin', table.labels),
+    // Substring search of the free-text filter (LIKE '%term%'), through pg_trgm.
+    index('assets_search_text_trgm').using('gin', sql`${table.searchText} gin_trgm_ops`),
   ],
 );
 
