@@ -11,3 +11,5 @@ export * from '../modules/system/tables';
 export * from '../modules/metadata/tables';
 export * from '../modules/restrictions/tables';
 export * from '../modules/assets/tables';
+export * from '../modules/tokens/tables';
+export * from '../modules/events/tables';
