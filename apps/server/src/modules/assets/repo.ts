@@ -335,6 +335,38 @@ export async function updateAssetRow(
   return row ?? null;
 }
 
+/**
+ * Moves address rows an asset no longer holds into the history (held from first seen until `now`)
+ * and removes them, so their addresses are free for other assets.
+ */
+export async function retireAddresses(
+  db: Db,
+  orgId: string,
+  rows: readonly AddressRow[],
+  now: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(assetAddressHistory).values(
+    rows.map((row) => ({
+      orgId,
+      assetId: row.assetId,
+      ip: row.ip,
+      mac: row.mac,
+      heldFrom: row.firstSeen,
+      heldUntil: now,
+    })),
+  );
+  await db.delete(assetAddresses).where(
+    and(
+      eq(assetAddresses.orgId, orgId),
+      inArray(
+        assetAddresses.id,
+        rows.map((row) => row.id),
+      ),
+    ),
+  );
+}
+
 const samePair = (row: IpMacPair, pair: IpMacPair) => row.ip === pair.ip && row.mac === pair.mac;
 
 /**
@@ -356,27 +388,7 @@ export async function replacePairs(
     const at = unused.findIndex((row) => samePair(row, pair));
     if (at >= 0) kept.set(position, unused.splice(at, 1)[0]!);
   });
-  if (unused.length > 0) {
-    await db.insert(assetAddressHistory).values(
-      unused.map((row) => ({
-        orgId,
-        assetId,
-        ip: row.ip,
-        mac: row.mac,
-        heldFrom: row.firstSeen,
-        heldUntil: now,
-      })),
-    );
-    await db.delete(assetAddresses).where(
-      and(
-        eq(assetAddresses.orgId, orgId),
-        inArray(
-          assetAddresses.id,
-          unused.map((row) => row.id),
-        ),
-      ),
-    );
-  }
+  await retireAddresses(db, orgId, unused, now);
   for (const [position, row] of kept) {
     if (row.position !== position) {
       await db.update(assetAddresses).set({ position }).where(eq(assetAddresses.id, row.id));

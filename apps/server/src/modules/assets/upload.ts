@@ -27,9 +27,9 @@ import { CsvMalformedError, csvLine, readCsvChunks } from '../../platform/csv';
 import { findSqlState } from '../../platform/error-handler';
 import { AppError, conflict } from '../../platform/errors';
 import type { SpooledFile } from '../../platform/uploads';
-import { findAddressHolders, searchTextOf, type AddressRow } from './repo';
+import { findAddressHolders, retireAddresses, searchTextOf, type AddressRow } from './repo';
 import type { Actor } from './service';
-import { assetAddresses, assetAddressHistory, assets } from './tables';
+import { assetAddresses, assets } from './tables';
 
 /*
  * The asset CSV upload (spec 2 sections 3, 5 and 9). Files are read twice from their spooled copies:
@@ -425,27 +425,7 @@ async function replaceBatchPairs(db: Db, orgId: string, lines: UploadLine[], now
     });
     removed.push(...unused);
   }
-  if (removed.length > 0) {
-    await db.insert(assetAddressHistory).values(
-      removed.map((row) => ({
-        orgId,
-        assetId: row.assetId,
-        ip: row.ip,
-        mac: row.mac,
-        heldFrom: row.firstSeen,
-        heldUntil: now,
-      })),
-    );
-    await db.delete(assetAddresses).where(
-      and(
-        eq(assetAddresses.orgId, orgId),
-        inArray(
-          assetAddresses.id,
-          removed.map((row) => row.id),
-        ),
-      ),
-    );
-  }
+  await retireAddresses(db, orgId, removed, now);
   if (moved.length > 0) {
     await db.execute(sql`
       UPDATE ${assetAddresses} AS a SET position = v.position
