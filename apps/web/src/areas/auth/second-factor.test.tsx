@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { SECOND_FACTOR_TIMEOUT_MS } from '@vigil/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
@@ -65,7 +65,11 @@ describe('two-factor pages', () => {
 
     await user.click(screen.getByRole('button', { name: 'Lost your device?' }));
     expect(await screen.findByRole('dialog', { name: 'Lost your device?' })).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Close' }));
+    // The dialog's corner icon and its footer button are both named Close; the footer one is last.
+    await user.click(screen.getAllByRole('button', { name: 'Close' }).at(-1)!);
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Lost your device?' })).not.toBeInTheDocument(),
+    );
 
     await user.click(screen.getByRole('link', { name: 'Use the authenticator app instead' }));
     expect(await screen.findByRole('button', { name: 'Authenticate' })).toBeInTheDocument();
