@@ -21,6 +21,7 @@ import { defineAuthJobs } from './modules/auth/jobs';
 import { authRoutes } from './modules/auth/routes';
 import { findSession } from './modules/auth/sessions';
 import { bannerRoutes } from './modules/banners/routes';
+import { defineEventJobs, eventRoutes } from './modules/events/routes';
 import { infoRoutes } from './modules/info/routes';
 import { metadataRoutes } from './modules/metadata/routes';
 import { orgRoutes } from './modules/orgs/routes';
@@ -29,6 +30,7 @@ import { restrictionRoutes } from './modules/restrictions/routes';
 import { ssoAdminRoutes } from './modules/sso/admin-routes';
 import { ssoRoutes } from './modules/sso/routes';
 import { APP_VERSION, systemRoutes } from './modules/system/routes';
+import { tokenRoutes } from './modules/tokens/routes';
 import { loadOrgAccess } from './modules/users/access';
 import { userAdminRoutes } from './modules/users/admin-routes';
 import { jobDescriptorRoutes } from './modules/users/job-descriptor-routes';
@@ -132,6 +134,7 @@ export async function buildApp(deps: AppDeps) {
     createMailTransport({ smtpUrl: config.SMTP_URL, outboxDir: path.resolve(config.DATA_DIR, 'outbox') }),
   );
   defineAuthJobs(deps.jobs, database.db);
+  defineEventJobs(deps.jobs, database.db);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));
@@ -159,6 +162,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(roleRoutes(database.db));
   await app.register(jobDescriptorRoutes(database.db));
   await app.register(assetRoutes(database.db));
+  await app.register(eventRoutes(database.db));
+  await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 
   const webDist = deps.webDist ?? DEFAULT_WEB_DIST;
   const serveWeb = existsSync(path.join(webDist, 'index.html'));

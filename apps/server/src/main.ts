@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { bootstrap, type BootstrapResult } from './bootstrap/bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
+import { ensurePartitions, PARTITION_DAYS_AHEAD } from './modules/events/partitions';
 import { createSecretBox, loadSecretKey } from './platform/crypto';
 import { JobRunner } from './platform/jobs';
 
@@ -46,6 +47,9 @@ async function main() {
     demoData: config.DEMO_DATA,
     demoPassword: config.DEMO_PASSWORD,
   });
+
+  // Daily event partitions from yesterday on; the events.partitions job keeps them ahead.
+  await ensurePartitions(database.db, { daysAhead: PARTITION_DAYS_AHEAD });
 
   const jobs = new JobRunner(database);
   const secrets = createSecretBox(await loadSecretKey(config.SECRET_KEY, config.DATA_DIR));

@@ -333,6 +333,9 @@ const rolesRoute = orgRoute('/settings/roles').lazy(() =>
 const jobDescriptorsRoute = orgRoute('/settings/job-descriptors').lazy(() =>
   import('./areas/settings/job-descriptors.lazy').then((m) => m.Route),
 );
+const inputTokensRoute = orgRoute('/settings/input-tokens').lazy(() =>
+  import('./areas/settings/input-tokens.lazy').then((m) => m.Route),
+);
 const settingsRoute = orgRoute('/settings/$').lazy(() =>
   import('./areas/settings/unavailable.lazy').then((m) => m.settingsRoute),
 );
@@ -387,6 +390,7 @@ const routeTree = rootRoute.addChildren([
   usersRoute,
   rolesRoute,
   jobDescriptorsRoute,
+  inputTokensRoute,
   settingsRoute,
 ]);
 

@@ -13,6 +13,8 @@ export const ERROR_TYPES = [
   'PayloadTooLargeException',
   'RateLimitException',
   'ServerException',
+  /** The database did not answer in time (a search's statement timeout); retrying may succeed. */
+  'ServiceUnavailableException',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
@@ -86,6 +88,22 @@ export const ERROR_KEYS = [
   'ASSET_UPLOAD_TOO_MANY_FILES',
   'ASSET_UPLOAD_FILE_TOO_LARGE',
   'ASSET_UPLOAD_MISSING_COLUMNS',
+  'SEARCH_INVALID_QUERY',
+  'SEARCH_INVALID_RANGE',
+  'SEARCH_RANGE_TOO_LONG',
+  'SEARCH_INVALID_SORT_FIELD',
+  'SEARCH_INVALID_SORT_ORDER',
+  'SEARCH_INVALID_FIELD',
+  'SEARCH_RESPONSE_TOO_LARGE',
+  'SEARCH_TOO_MANY_TERMS',
+  'SEARCH_AGGREGATION_FIELD_REQUIRED',
+  'SEARCH_AGGREGATION_TEXT_FIELD',
+  'SEARCH_AGGREGATION_NOT_NUMERIC',
+  'SEARCH_TIMEOUT',
+  'EVENT_INVALID',
+  'TOKEN_NOT_FOUND',
+  'TOKEN_ALREADY_REVOKED',
+  'TOKEN_EXPIRY_IN_PAST',
 ] as const;
 export type ErrorKey = (typeof ERROR_KEYS)[number];
 
@@ -111,4 +129,5 @@ export const ERROR_TYPE_STATUS: Record<ErrorType, number> = {
   PayloadTooLargeException: 413,
   RateLimitException: 429,
   ServerException: 500,
+  ServiceUnavailableException: 503,
 };

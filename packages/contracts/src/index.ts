@@ -11,3 +11,5 @@ export * from './metadata';
 export * from './restrictions';
 export * from './users';
 export * from './assets';
+export * from './events';
+export * from './tokens';
