@@ -21,6 +21,7 @@ import { defineAuthJobs } from './modules/auth/jobs';
 import { authRoutes } from './modules/auth/routes';
 import { findSession } from './modules/auth/sessions';
 import { bannerRoutes } from './modules/banners/routes';
+import { ingestRoutes, type IngestOptions } from './modules/events/ingest';
 import { defineEventJobs, eventRoutes } from './modules/events/routes';
 import { infoRoutes } from './modules/info/routes';
 import { metadataRoutes } from './modules/metadata/routes';
@@ -61,6 +62,8 @@ export interface AppDeps {
   /** Folder of the built web app; omitted or missing means the API alone is served. */
   webDist?: string;
   logger?: FastifyServerOptions['logger'];
+  /** Batch size and rate limit of the ingest API (tests lower them). */
+  ingest?: IngestOptions;
 }
 
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -112,7 +115,10 @@ export async function buildApp(deps: AppDeps) {
           '{ type, key, message, params?, field?, validValues?, errorId }.',
       },
       components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'vigil_session' } },
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'vigil_session' },
+          ingestToken: { type: 'http', scheme: 'bearer', description: 'An API input token: <key>.<secret>' },
+        },
       },
       security: [{ session: [] }],
     },
@@ -163,6 +169,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(jobDescriptorRoutes(database.db));
   await app.register(assetRoutes(database.db));
   await app.register(eventRoutes(database.db));
+  await app.register(ingestRoutes(database.db, deps.ingest));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 
   const webDist = deps.webDist ?? DEFAULT_WEB_DIST;

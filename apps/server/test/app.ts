@@ -21,6 +21,8 @@ export interface TestAppOptions {
   config?: Partial<AppDeps['config']>;
   /** Start the job runner (e-mail is sent through it). */
   startJobs?: boolean;
+  /** Ingest API limits (batch bytes, rate limit). */
+  ingest?: AppDeps['ingest'];
 }
 
 /** The real app on a fresh database, without the web bundle, logging nothing. */
@@ -44,6 +46,7 @@ export async function createTestApp(
     secrets,
     webDist: '/nonexistent',
     logger: false,
+    ingest: options.ingest,
   });
   try {
     await configure?.(app);
