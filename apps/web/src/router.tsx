@@ -8,6 +8,7 @@ import {
 } from '@tanstack/react-router';
 import { legacyRedirectPath, retainSearchParams } from '@vigil/contracts';
 import { validateAssetListSearch } from './areas/assets/search';
+import { validateEventSearch } from './areas/events/search-params';
 import { refuseSignedIn, requireOrg, requireSecondFactor, requireUser } from './lib/guards';
 import { notifyMessage } from './lib/notify';
 import { safeRedirectPath } from './lib/redirect';
@@ -248,8 +249,20 @@ const universalTicketInboxRoute = orgRoute('/universal-ticket-inbox/$').lazy(() 
 const ticketTemplatesRoute = orgRoute('/ticket-templates/$').lazy(() =>
   import('./areas/tickets/unavailable.lazy').then((m) => m.ticketTemplatesRoute),
 );
-const searchRoute = orgRoute('/search/$').lazy(() =>
-  import('./areas/events/unavailable.lazy').then((m) => m.searchRoute),
+// Spec 3: the event search, its query, range, filters, order and page in the address, so that pivots
+// (`/search?query=…&begin=…&end=…`) open it. Saved and cross-organisation searches are still to come.
+const eventSearchRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/search',
+  validateSearch: validateEventSearch,
+  beforeLoad: requireOrg,
+}).lazy(() => import('./areas/events/search.lazy').then((m) => m.Route));
+// Not a '/search/$' splat: it would take '/search' itself from the page above.
+const savedSearchesRoute = orgRoute('/search/saved/$').lazy(() =>
+  import('./areas/events/unavailable.lazy').then((m) => m.savedSearchesRoute),
+);
+const crossOrgSearchRoute = orgRoute('/search/cross-org-search').lazy(() =>
+  import('./areas/events/unavailable.lazy').then((m) => m.crossOrgSearchRoute),
 );
 const classifiersRoute = orgRoute('/classifiers/$').lazy(() =>
   import('./areas/events/unavailable.lazy').then((m) => m.classifiersRoute),
@@ -363,7 +376,9 @@ const routeTree = rootRoute.addChildren([
   ticketsRoute,
   universalTicketInboxRoute,
   ticketTemplatesRoute,
-  searchRoute,
+  eventSearchRoute,
+  savedSearchesRoute,
+  crossOrgSearchRoute,
   classifiersRoute,
   assetsRoute,
   assetDetailsRoute,

@@ -1,0 +1,411 @@
+import {
+  Alert,
+  Button,
+  Card,
+  EmptyState,
+  Grid,
+  Group,
+  Menu,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconDownload, IconHistory, IconListSearch } from '@tabler/icons-react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { createLazyRoute, useNavigate } from '@tanstack/react-router';
+import {
+  SEARCH_CSV_MAX_ROWS,
+  SEARCH_INTERVAL_TYPES,
+  SEARCH_MAX_PAGE_SIZE,
+  SEARCH_MAX_RESULT_WINDOW,
+  type Event,
+  type SearchIntervalType,
+} from '@vigil/contracts';
+import { validateQuery } from '@vigil/query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiRequestError, apiFetchFile } from '../../lib/api';
+import { saveBlob } from '../../lib/download';
+import { usePreferences, useRecentSearches, type RecentSearch } from '../../lib/preferences';
+import { useCurrentOrgId, useHasPermission } from '../../lib/session';
+import { GatedPage } from '../../shell/gated-page';
+import { ListPager, pageRange } from '../../shell/list-pager';
+import { LoadFailed, LoadingLine } from '../../shell/query-status';
+import { SortableHeader } from '../../shell/sortable-header';
+import { orgPath } from '../assets/queries';
+import { EventDetail } from './event-detail';
+import { FieldSidebar, FilterChips } from './field-sidebar';
+import { useEventTime } from './format';
+import { HitsHistogram } from './histogram';
+import { eventSearchQuery, histogramQuery, isSearchTimeout } from './queries';
+import { QueryBar, type QuerySyntaxError } from './query-bar';
+import {
+  addFilterValue,
+  DEFAULT_INTERVAL_TYPE,
+  fromLocalInput,
+  hasAbsoluteRange,
+  removeFilterValue,
+  searchScope,
+  toLocalInput,
+  type EventSearch,
+} from './search-params';
+
+export const Route = createLazyRoute('/search')({
+  component: SearchPage,
+});
+
+/** Spec 3: the event search. EVENT_VIEW to see it. */
+function SearchPage() {
+  const { t } = useTranslation();
+  return (
+    <GatedPage title={t('events.search.title')} allowed={useHasPermission('EVENT_VIEW')}>
+      <EventSearchView />
+    </GatedPage>
+  );
+}
+
+/** The Select value standing for an explicit begin…end range. */
+const CUSTOM = 'CUSTOM';
+
+/** A server refusal of the query, with the position of the fault, as the query bar shows it. */
+function serverSyntaxError(error: unknown, query: string): QuerySyntaxError | null {
+  if (!(error instanceof ApiRequestError) || error.error.key !== 'SEARCH_INVALID_QUERY') return null;
+  const position = Number(error.error.params?.position ?? 0);
+  return {
+    message: String(error.error.params?.message ?? error.error.message),
+    position: Number.isFinite(position) ? position : 0,
+    query,
+  };
+}
+
+/** A recent search as the preference keeps it: the query, and each filter as `field` → JSON. */
+function recentOf(search: EventSearch): RecentSearch {
+  const filters: Record<string, string> = {};
+  for (const filter of search.filters ?? []) {
+    filters[`${filter.exclude ? '-' : ''}${filter.field}`] = JSON.stringify(filter.values);
+  }
+  return { query: search.query ?? '', filters };
+}
+
+function fromRecent(recent: RecentSearch): Pick<EventSearch, 'query' | 'filters'> {
+  const filters = Object.entries(recent.filters).flatMap(([key, json]) => {
+    try {
+      const values = JSON.parse(json) as unknown;
+      if (!Array.isArray(values) || values.length === 0) return [];
+      const exclude = key.startsWith('-');
+      return [
+        { field: exclude ? key.slice(1) : key, values: values.map(String), ...(exclude && { exclude }) },
+      ];
+    } catch {
+      return [];
+    }
+  });
+  return { query: recent.query || undefined, filters: filters.length > 0 ? filters : undefined };
+}
+
+function EventSearchView() {
+  const { t } = useTranslation();
+  const orgId = useCurrentOrgId() ?? '';
+  const search = Route.useSearch();
+  const navigate = useNavigate({ from: '/search' });
+  const preferences = usePreferences();
+  const [recentSearches, recordSearch] = useRecentSearches();
+  const pageSize = Math.min(preferences.pageSize, SEARCH_MAX_PAGE_SIZE);
+  const format = useEventTime();
+
+  /** Changes the search in the address; any change but paging starts again at the first page. */
+  const update = (patch: Partial<EventSearch>) =>
+    void navigate({ search: (previous) => ({ ...previous, page: undefined, ...patch }) });
+
+  // The query box and the absolute range are drafts until the search runs; the address holds the search.
+  const [typed, setTyped] = useState(search.query ?? '');
+  const [draftBegin, setDraftBegin] = useState(toLocalInput(search.begin));
+  const [draftEnd, setDraftEnd] = useState(toLocalInput(search.end));
+  const [addressState, setAddressState] = useState(search);
+  const [syntaxError, setSyntaxError] = useState<QuerySyntaxError | null>(null);
+  const [selected, setSelected] = useState<Event | null>(null);
+  if (addressState !== search) {
+    setAddressState(search);
+    if (addressState.query !== search.query) setTyped(search.query ?? '');
+    if (addressState.begin !== search.begin) setDraftBegin(toLocalInput(search.begin));
+    if (addressState.end !== search.end) setDraftEnd(toLocalInput(search.end));
+  }
+
+  const scope = searchScope(search);
+  const page = search.page ?? 1;
+  const sortOrder = search.sort === 'asc' ? 'asc' : 'desc';
+  const results = useQuery({
+    ...eventSearchQuery(orgId, scope, { sortField: 'timestamp', sortOrder, pageSize, pageNumber: page }),
+    placeholderData: keepPreviousData,
+  });
+  const histogram = useQuery(histogramQuery(orgId, scope));
+  const serverError = results.isError ? serverSyntaxError(results.error, scope.query) : null;
+  const shownError = syntaxError ?? serverError;
+
+  const run = () => {
+    const query = typed.trim();
+    const validation = validateQuery(query);
+    if (!validation.valid) {
+      setSyntaxError({ message: validation.message, position: validation.position, query });
+      return;
+    }
+    setSyntaxError(null);
+    const range: Partial<EventSearch> = {};
+    if (draftBegin !== toLocalInput(search.begin) || draftEnd !== toLocalInput(search.end)) {
+      const begin = fromLocalInput(draftBegin);
+      const end = fromLocalInput(draftEnd, true);
+      if (begin && end) Object.assign(range, { begin, end, intervalType: undefined });
+      else Object.assign(range, { begin: undefined, end: undefined });
+    }
+    const next = { ...search, ...range, query: query || undefined };
+    recordSearch(recentOf(next));
+    update({ ...range, query: query || undefined });
+    // The same search again is a refresh.
+    if (query === (search.query ?? '') && Object.keys(range).length === 0) {
+      void results.refetch();
+      void histogram.refetch();
+    }
+  };
+
+  const retry = () => {
+    void results.refetch();
+    if (histogram.isError) void histogram.refetch();
+  };
+
+  const exportCsv = useMutation({
+    mutationFn: async () => {
+      const blob = await apiFetchFile(`${orgPath(orgId)}/search/csv`, {
+        method: 'POST',
+        body: { ...scope, sortField: 'timestamp', sortOrder, columns: [] },
+      });
+      saveBlob(blob, 'events.csv');
+    },
+    meta: { errorKey: 'events.results.exportFailed' },
+  });
+
+  const rangeValue = hasAbsoluteRange(search) ? CUSTOM : (search.intervalType ?? DEFAULT_INTERVAL_TYPE);
+  const total = results.data?.total ?? 0;
+  const { first, last } = pageRange(page, pageSize, total);
+  const pagedTotal = Math.min(total, SEARCH_MAX_RESULT_WINDOW);
+
+  return (
+    <Stack gap="md">
+      <QueryBar
+        value={typed}
+        onChange={(value) => {
+          setTyped(value);
+          if (syntaxError) setSyntaxError(null);
+        }}
+        onSubmit={run}
+        error={shownError}
+        running={results.isFetching}
+      >
+        <Select
+          label={t('events.range.label')}
+          data={[
+            ...SEARCH_INTERVAL_TYPES.map((value) => ({ value, label: t(`events.range.presets.${value}`) })),
+            ...(rangeValue === CUSTOM ? [{ value: CUSTOM, label: t('events.range.custom') }] : []),
+          ]}
+          value={rangeValue}
+          allowDeselect={false}
+          w={170}
+          onChange={(value) => {
+            if (!value || value === CUSTOM) return;
+            setDraftBegin('');
+            setDraftEnd('');
+            update({
+              intervalType: value === DEFAULT_INTERVAL_TYPE ? undefined : (value as SearchIntervalType),
+              begin: undefined,
+              end: undefined,
+            });
+          }}
+        />
+        <TextInput
+          type="datetime-local"
+          label={t('events.range.begin')}
+          value={draftBegin}
+          max={draftEnd || undefined}
+          onChange={(event) => setDraftBegin(event.currentTarget.value)}
+          w={210}
+        />
+        <TextInput
+          type="datetime-local"
+          label={t('events.range.end')}
+          value={draftEnd}
+          min={draftBegin || undefined}
+          onChange={(event) => setDraftEnd(event.currentTarget.value)}
+          w={210}
+        />
+        {recentSearches.length > 0 && (
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <Button variant="default" leftSection={<IconHistory size={16} />}>
+                {t('events.recent.button')}
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>{t('events.recent.title')}</Menu.Label>
+              {recentSearches.map((recent, index) => (
+                <Menu.Item
+                  key={index}
+                  onClick={() => {
+                    setSyntaxError(null);
+                    update(fromRecent(recent));
+                  }}
+                >
+                  <Text size="sm" ff="monospace" truncate maw={360}>
+                    {recent.query || t('events.recent.everything')}
+                    {Object.keys(recent.filters).length > 0 &&
+                      ` ${t('events.recent.filters', { count: Object.keys(recent.filters).length })}`}
+                  </Text>
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+        )}
+      </QueryBar>
+
+      <FilterChips
+        filters={search.filters ?? []}
+        onRemove={(index, value) => {
+          const filters = removeFilterValue(search.filters ?? [], index, value);
+          update({ filters: filters.length > 0 ? filters : undefined });
+        }}
+        onClear={() => update({ filters: undefined })}
+      />
+
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <Card withBorder padding="sm">
+            <FieldSidebar
+              orgId={orgId}
+              scope={scope}
+              onFilter={(field, value, exclude) =>
+                update({ filters: addFilterValue(search.filters ?? [], field, value, exclude) })
+              }
+            />
+          </Card>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 9 }}>
+          <Stack gap="sm">
+            {histogram.data?.buckets && histogram.data.buckets.length > 0 && (
+              <Card withBorder padding="sm">
+                <HitsHistogram buckets={histogram.data.buckets} interval={histogram.data.interval} />
+              </Card>
+            )}
+            {results.isPending ? (
+              <LoadingLine label={t('events.results.loading')} />
+            ) : results.isError ? (
+              serverError ? null : (
+                <LoadFailed
+                  title={t(
+                    isSearchTimeout(results.error) ? 'events.results.timedOut' : 'events.results.failed',
+                  )}
+                  error={results.error}
+                  onRetry={retry}
+                />
+              )
+            ) : results.data.items.length === 0 ? (
+              <EmptyState
+                icon={<IconListSearch size={32} stroke={1.5} />}
+                withIndicatorBackground
+                title={t('events.results.emptyTitle')}
+                description={t('events.results.empty')}
+              />
+            ) : (
+              <>
+                <Group justify="space-between">
+                  <Text size="sm" c="dimmed">
+                    {t(results.data.totalIsLowerBound ? 'events.results.rangeAtLeast' : 'shell.list.range', {
+                      first,
+                      last,
+                      total,
+                    })}
+                  </Text>
+                  <Button
+                    variant="default"
+                    size="xs"
+                    leftSection={<IconDownload size={14} />}
+                    loading={exportCsv.isPending}
+                    onClick={() => exportCsv.mutate()}
+                    title={t('events.results.exportHint', { count: SEARCH_CSV_MAX_ROWS })}
+                  >
+                    {t('events.results.export')}
+                  </Button>
+                </Group>
+                {total > SEARCH_MAX_RESULT_WINDOW && (
+                  <Alert color="blue" variant="light">
+                    {t('events.results.windowNote', { count: SEARCH_MAX_RESULT_WINDOW })}
+                  </Alert>
+                )}
+                <Table.ScrollContainer minWidth={900}>
+                  <Table striped highlightOnHover aria-label={t('events.results.title')}>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <SortableHeader
+                          sorted
+                          desc={sortOrder === 'desc'}
+                          onSort={() => update({ sort: sortOrder === 'desc' ? 'asc' : undefined })}
+                          style={{ minWidth: 170 }}
+                        >
+                          {t('events.columns.timestamp')}
+                        </SortableHeader>
+                        <Table.Th>{t('events.columns.host')}</Table.Th>
+                        <Table.Th>{t('events.columns.srcIp')}</Table.Th>
+                        <Table.Th>{t('events.columns.dstIp')}</Table.Th>
+                        <Table.Th>{t('events.columns.userName')}</Table.Th>
+                        <Table.Th>{t('events.columns.dataSource')}</Table.Th>
+                        <Table.Th>{t('events.columns.message')}</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {results.data.items.map((event) => (
+                        <Table.Tr
+                          key={event.id}
+                          style={{ cursor: 'pointer' }}
+                          tabIndex={0}
+                          aria-label={t('events.results.open', { time: format(event.timestamp) })}
+                          onClick={() => setSelected(event)}
+                          onKeyDown={(keyEvent) => {
+                            if (keyEvent.key === 'Enter') setSelected(event);
+                          }}
+                        >
+                          <Table.Td style={{ whiteSpace: 'nowrap' }}>{format(event.timestamp)}</Table.Td>
+                          <Table.Td>{event.host ?? '—'}</Table.Td>
+                          <Table.Td ff="monospace">{event.srcIp ?? '—'}</Table.Td>
+                          <Table.Td ff="monospace">{event.dstIp ?? '—'}</Table.Td>
+                          <Table.Td>{event.userName ?? '—'}</Table.Td>
+                          <Table.Td>{event.dataSource ?? '—'}</Table.Td>
+                          <Table.Td>
+                            <Text size="sm" lineClamp={2} ff="monospace" style={{ wordBreak: 'break-all' }}>
+                              {event.message}
+                            </Text>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+                <ListPager
+                  page={page}
+                  pageSize={pageSize}
+                  total={pagedTotal}
+                  withRange={false}
+                  onChange={(next) =>
+                    void navigate({
+                      search: (previous) => ({ ...previous, page: next > 1 ? next : undefined }),
+                    })
+                  }
+                />
+              </>
+            )}
+          </Stack>
+        </Grid.Col>
+      </Grid>
+
+      <EventDetail event={selected} onClose={() => setSelected(null)} />
+    </Stack>
+  );
+}
