@@ -3,6 +3,7 @@ import { ASSET_DOWN_AFTER_MS, type AssetImportance, type IpMacPair } from '@vigi
 import type { Db } from '../db/client';
 import { saveAssetConfig, searchTextOf } from '../modules/assets/repo';
 import { assetAddresses, assetAddressHistory, assets, assetSoftware } from '../modules/assets/tables';
+import { generator } from './random';
 
 /*
  * Demo inventory: a few hundred assets across the demo banks. The content is deterministic (a seeded
@@ -12,23 +13,6 @@ import { assetAddresses, assetAddressHistory, assets, assetSoftware } from '../m
 const DAY = 86_400_000;
 const BATCH = 200;
 
-/** mulberry32: a small seeded generator, enough for demo data. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
-    chance: (probability: number) => next() < probability,
-  };
-}
 type Random = ReturnType<typeof generator>;
 
 interface DemoSoftware {

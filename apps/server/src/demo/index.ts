@@ -12,6 +12,7 @@ import { insertUser } from '../modules/users/repo';
 import { userOrgs } from '../modules/users/tables';
 import { generatePassword, hashPassword } from '../platform/passwords';
 import { seedAssetsDemo } from './assets';
+import { seedEventsDemo } from './events';
 
 export interface DemoContext {
   providerOrg: { id: string; name: string };
@@ -163,6 +164,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   });
   await seedAccessDemo(db, orgIds.harbor!, userIds[`analyst@${DEMO_ORGS[0]!.domain}`]!);
   await seedAssetsDemo(db, { harbor: orgIds.harbor!, prairie: orgIds.prairie!, coastal: orgIds.coastal! });
+  await seedEventsDemo(db, [orgIds.harbor!, orgIds.prairie!, orgIds.coastal!]);
   return summary;
 }
 

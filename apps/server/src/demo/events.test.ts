@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/database';
+import { seedOrg } from '../../test/fixtures';
+import type { Database } from '../db/client';
+import { events } from '../modules/events/tables';
+import { seedAssetsDemo } from './assets';
+import { DEMO_EVENTS_PER_ORG, seedEventsDemo } from './events';
+
+let database: Database;
+const orgIds = { harbor: '', prairie: '', coastal: '' };
+const now = new Date();
+beforeAll(async () => {
+  database = await createTestDatabase();
+  for (const key of Object.keys(orgIds) as (keyof typeof orgIds)[]) {
+    orgIds[key] = (await seedOrg(database.db)).id;
+  }
+  await seedAssetsDemo(database.db, orgIds);
+  await seedEventsDemo(database.db, Object.values(orgIds), now);
+});
+afterAll(() => database.close());
+
+describe('demo events', () => {
+  it('gives every bank a month of events from its own assets, of each data source', async () => {
+    const rows = await database.db
+      .select({
+        orgId: events.orgId,
+        total: sql<number>`count(*)::int`,
+        sources: sql<string[]>`array_agg(DISTINCT ${events.dataSource} ORDER BY ${events.dataSource})`,
+        oldest: sql<string>`min(${events.ts})::text`,
+        newest: sql<string>`max(${events.ts})::text`,
+        strangers: sql<number>`count(*) FILTER (WHERE NOT EXISTS (
+          SELECT 1 FROM assets a WHERE a.org_id = ${events.orgId} AND ${events.host} = ANY (a.hostnames)))::int`,
+      })
+      .from(events)
+      .groupBy(events.orgId);
+    expect(rows.map((row) => row.orgId).sort()).toEqual(Object.values(orgIds).sort());
+    for (const row of rows) {
+      expect(row.total).toBe(DEMO_EVENTS_PER_ORG);
+      expect(row.sources).toEqual(['core-banking', 'firewall', 'web-proxy', 'windows-security']);
+      expect(row.strangers).toBe(0);
+      expect(now.getTime() - new Date(row.oldest).getTime()).toBeGreaterThan(20 * 86_400_000);
+      expect(new Date(row.newest).getTime()).toBeLessThanOrEqual(now.getTime());
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import type { EventInput } from '@vigil/contracts';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { assetAddresses, assets } from '../modules/assets/tables';
+import { eventRow, insertEventRows } from '../modules/events/store';
+import { generator } from './random';
+
+/*
+ * Demo events: authentication, firewall, web proxy and core-banking transactions from each demo
+ * bank's own assets over the last 30 days, so that search, the sidebar and the pivots show real
+ * data. Deterministic content; times are relative to the start.
+ */
+
+const DAY = 86_400_000;
+export const DEMO_EVENTS_PER_ORG = 3000;
+const DEMO_EVENT_DAYS = 30;
+
+const USERS = [
+  'jmartin',
+  'apatel',
+  'lnguyen',
+  'rgarcia',
+  'kchen',
+  'mbrown',
+  'swilliams',
+  'dlee',
+  'svc_backup',
+];
+const SITES = [
+  'intranet.local',
+  'login.microsoftonline.com',
+  'fedwire.frb.org',
+  'docs.vendor.example',
+  'news.example',
+];
+const BLOCKED_SITES = ['free-prizes.example', 'pastebin.example', 'crypto-miner.example'];
+const EXTERNAL = ['203.0.113', '198.51.100', '192.0.2'];
+const TRANSACTIONS = ['wire', 'ach', 'p2p', 'bill_pay', 'internal_transfer'] as const;
+const CHANNELS = ['online', 'mobile', 'branch', 'call_center'] as const;
+
+interface Source {
+  hostname: string;
+  ip: string | null;
+}
+
+async function sourcesOf(db: Db, orgId: string): Promise<Source[]> {
+  const rows = await db
+    .select({ hostnames: assets.hostnames, ip: assetAddresses.ip })
+    .from(assets)
+    .leftJoin(assetAddresses, and(eq(assetAddresses.assetId, assets.id), isNotNull(assetAddresses.ip)))
+    .where(and(eq(assets.orgId, orgId), eq(assets.active, true)))
+    .orderBy(asc(assets.name))
+    .limit(200);
+  return rows
+    .filter((row) => row.hostnames.length > 0)
+    .map((row) => ({ hostname: row.hostnames[0]!, ip: row.ip }));
+}
+
+function demoEvent(random: ReturnType<typeof generator>, source: Source, at: Date): EventInput {
+  const user = random.pick(USERS);
+  const external = `${random.pick(EXTERNAL)}.${random.int(1, 254)}`;
+  const base = { timestamp: at.toISOString(), host: source.hostname, srcIp: source.ip };
+  switch (random.int(0, 3)) {
+    case 0: {
+      const failed = random.chance(0.12);
+      return {
+        ...base,
+        userName: user,
+        dataSource: 'windows-security',
+        message: failed
+          ? `An account failed to log on: ${user}`
+          : `An account was successfully logged on: ${user}`,
+        fields: {
+          eventId: failed ? 4625 : 4624,
+          outcome: failed ? 'failure' : 'success',
+          logonType: random.pick([2, 3, 10]),
+        },
+      };
+    }
+    case 1: {
+      const denied = random.chance(0.2);
+      const port = random.pick([443, 443, 80, 22, 3389, 445, 53]);
+      return {
+        ...base,
+        dstIp: external,
+        dataSource: 'firewall',
+        message: `${denied ? 'deny' : 'allow'} tcp ${source.ip ?? source.hostname} -> ${external}:${port}`,
+        fields: {
+          action: denied ? 'deny' : 'allow',
+          dstPort: port,
+          protocol: 'tcp',
+          bytes: random.int(200, 250_000),
+        },
+      };
+    }
+    case 2: {
+      const blocked = random.chance(0.08);
+      const site = blocked ? random.pick(BLOCKED_SITES) : random.pick(SITES);
+      return {
+        ...base,
+        userName: user,
+        dstIp: external,
+        dataSource: 'web-proxy',
+        message: `${blocked ? 'BLOCKED' : 'GET'} https://${site}/`,
+        fields: {
+          url: `https://${site}/`,
+          status: blocked ? 403 : 200,
+          category: blocked ? 'risky' : 'business',
+        },
+      };
+    }
+    default: {
+      const type = random.pick(TRANSACTIONS);
+      const amount = Math.round(random.next() ** 3 * (type === 'wire' ? 250_000 : 12_000) * 100) / 100;
+      return {
+        ...base,
+        userName: user,
+        dataSource: 'core-banking',
+        message: `${type} of ${amount.toFixed(2)} USD via ${random.pick(CHANNELS)}`,
+        fields: {
+          transactionType: type,
+          amount,
+          currency: 'USD',
+          channel: random.pick(CHANNELS),
+          accountId: `ACCT-${random.int(100000, 999999)}`,
+        },
+      };
+    }
+  }
+}
+
+/** Writes DEMO_EVENTS_PER_ORG events for each organisation, spread over the last 30 days. */
+export async function seedEventsDemo(db: Db, orgIds: readonly string[], now = new Date()): Promise<number> {
+  let written = 0;
+  for (const [index, orgId] of orgIds.entries()) {
+    const sources = await sourcesOf(db, orgId);
+    if (sources.length === 0) continue;
+    const random = generator(7000 + index);
+    const rows = Array.from({ length: DEMO_EVENTS_PER_ORG }, (_, n) => {
+      const at = new Date(now.getTime() - random.next() * DEMO_EVENT_DAYS * DAY);
+      return eventRow(orgId, demoEvent(random, random.pick(sources), at), now, n);
+    });
+    written += await insertEventRows(db, rows);
+  }
+  return written;
+}
