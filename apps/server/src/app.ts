@@ -31,6 +31,7 @@ import { restrictionRoutes } from './modules/restrictions/routes';
 import { ssoAdminRoutes } from './modules/sso/admin-routes';
 import { ssoRoutes } from './modules/sso/routes';
 import { APP_VERSION, systemRoutes } from './modules/system/routes';
+import { savedQueryRoutes } from './modules/saved-queries/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { loadOrgAccess } from './modules/users/access';
 import { userAdminRoutes } from './modules/users/admin-routes';
@@ -170,6 +171,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(assetRoutes(database.db));
   await app.register(eventRoutes(database.db));
   await app.register(ingestRoutes(database.db, deps.ingest));
+  await app.register(savedQueryRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 
   const webDist = deps.webDist ?? DEFAULT_WEB_DIST;

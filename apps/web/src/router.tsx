@@ -250,16 +250,16 @@ const ticketTemplatesRoute = orgRoute('/ticket-templates/$').lazy(() =>
   import('./areas/tickets/unavailable.lazy').then((m) => m.ticketTemplatesRoute),
 );
 // Spec 3: the event search, its query, range, filters, order and page in the address, so that pivots
-// (`/search?query=…&begin=…&end=…`) open it. Saved and cross-organisation searches are still to come.
+// (`/search?query=…&begin=…&end=…`) open it. Cross-organisation search is still to come.
 const eventSearchRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/search',
   validateSearch: validateEventSearch,
   beforeLoad: requireOrg,
 }).lazy(() => import('./areas/events/search.lazy').then((m) => m.Route));
-// Not a '/search/$' splat: it would take '/search' itself from the page above.
-const savedSearchesRoute = orgRoute('/search/saved/$').lazy(() =>
-  import('./areas/events/unavailable.lazy').then((m) => m.savedSearchesRoute),
+// Saved and library queries; each opens the search with its query.
+const savedSearchesRoute = orgRoute('/search/saved').lazy(() =>
+  import('./areas/events/saved-queries.lazy').then((m) => m.Route),
 );
 const crossOrgSearchRoute = orgRoute('/search/cross-org-search').lazy(() =>
   import('./areas/events/unavailable.lazy').then((m) => m.crossOrgSearchRoute),

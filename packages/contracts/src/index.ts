@@ -13,3 +13,4 @@ export * from './users';
 export * from './assets';
 export * from './events';
 export * from './tokens';
+export * from './saved-queries';

@@ -13,3 +13,4 @@ export * from '../modules/restrictions/tables';
 export * from '../modules/assets/tables';
 export * from '../modules/tokens/tables';
 export * from '../modules/events/tables';
+export * from '../modules/saved-queries/tables';

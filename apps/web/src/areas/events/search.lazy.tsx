@@ -12,7 +12,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconDownload, IconHistory, IconListSearch } from '@tabler/icons-react';
+import { IconBookmark, IconDownload, IconHistory, IconListSearch } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { createLazyRoute, useNavigate } from '@tanstack/react-router';
 import {
@@ -41,6 +41,7 @@ import { useEventTime } from './format';
 import { HitsHistogram } from './histogram';
 import { eventSearchQuery, histogramQuery, isSearchTimeout } from './queries';
 import { QueryBar, type QuerySyntaxError } from './query-bar';
+import { SavedQueryDialog } from './saved-query-dialog';
 import {
   addFilterValue,
   DEFAULT_INTERVAL_TYPE,
@@ -126,6 +127,8 @@ function EventSearchView() {
   const [addressState, setAddressState] = useState(search);
   const [syntaxError, setSyntaxError] = useState<QuerySyntaxError | null>(null);
   const [selected, setSelected] = useState<Event | null>(null);
+  const [saving, setSaving] = useState(false);
+  const canSave = useHasPermission('SAVED_SEARCH_EDIT');
   if (addressState !== search) {
     setAddressState(search);
     if (addressState.query !== search.query) setTyped(search.query ?? '');
@@ -265,7 +268,15 @@ function EventSearchView() {
             </Menu.Dropdown>
           </Menu>
         )}
+        {canSave && (
+          <Button variant="default" leftSection={<IconBookmark size={16} />} onClick={() => setSaving(true)}>
+            {t('events.saved.saveButton')}
+          </Button>
+        )}
       </QueryBar>
+      {saving && (
+        <SavedQueryDialog orgId={orgId} initialQuery={typed.trim()} onClose={() => setSaving(false)} />
+      )}
 
       <FilterChips
         filters={search.filters ?? []}
