@@ -1,4 +1,6 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../lib/notify';
 
@@ -35,4 +37,28 @@ export function LoadFailed({
       </Stack>
     </Alert>
   );
+}
+
+/**
+ * The states of a list query, in the order every list page shows them: loading, failed with a retry,
+ * empty, or the rows.
+ */
+export function ListStates<T extends { items: readonly unknown[] }>({
+  query,
+  loadingLabel,
+  failedTitle,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  loadingLabel: string;
+  failedTitle: string;
+  empty: ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <LoadingLine label={loadingLabel} />;
+  if (query.isError) {
+    return <LoadFailed title={failedTitle} error={query.error} onRetry={() => void query.refetch()} />;
+  }
+  return query.data.items.length === 0 ? empty : children(query.data);
 }

@@ -22,7 +22,7 @@ import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
 import { ListPager } from '../../shell/list-pager';
-import { LoadFailed, LoadingLine } from '../../shell/query-status';
+import { ListStates } from '../../shell/query-status';
 import { savedQueriesKey, savedQueriesQuery, savedQueryPath } from './saved-queries';
 import { SavedQueryDialog } from './saved-query-dialog';
 
@@ -86,118 +86,117 @@ export function SavedQueryList() {
         }}
         w={320}
       />
-      {list.isPending ? (
-        <LoadingLine label={t('events.saved.loading')} />
-      ) : list.isError ? (
-        <LoadFailed
-          title={t('events.saved.loadFailed')}
-          error={list.error}
-          onRetry={() => void list.refetch()}
-        />
-      ) : list.data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconBookmarks size={32} stroke={1.5} />}
-          withIndicatorBackground
-          title={debouncedSearch ? t('events.saved.noMatchTitle') : t('events.saved.emptyTitle')}
-          description={debouncedSearch ? t('events.saved.noMatchMessage') : t('events.saved.emptyMessage')}
-        />
-      ) : (
-        <>
-          <Table.ScrollContainer minWidth={700}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('events.saved.name')}</Table.Th>
-                  <Table.Th>{t('events.saved.description')}</Table.Th>
-                  <Table.Th>{t('events.saved.query')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.items.map((saved) => (
-                  <Table.Tr key={saved.id}>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Text size="sm" fw={500}>
-                          {saved.name}
+      <ListStates
+        query={list}
+        loadingLabel={t('events.saved.loading')}
+        failedTitle={t('events.saved.loadFailed')}
+        empty={
+          <EmptyState
+            icon={<IconBookmarks size={32} stroke={1.5} />}
+            withIndicatorBackground
+            title={debouncedSearch ? t('events.saved.noMatchTitle') : t('events.saved.emptyTitle')}
+            description={debouncedSearch ? t('events.saved.noMatchMessage') : t('events.saved.emptyMessage')}
+          />
+        }
+      >
+        {(data) => (
+          <>
+            <Table.ScrollContainer minWidth={700}>
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('events.saved.name')}</Table.Th>
+                    <Table.Th>{t('events.saved.description')}</Table.Th>
+                    <Table.Th>{t('events.saved.query')}</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((saved) => (
+                    <Table.Tr key={saved.id}>
+                      <Table.Td>
+                        <Group gap="xs" wrap="nowrap">
+                          <Text size="sm" fw={500}>
+                            {saved.name}
+                          </Text>
+                          {saved.library && (
+                            <Badge size="sm" variant="light" color="violet">
+                              {t('events.saved.library')}
+                            </Badge>
+                          )}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" c={saved.description ? undefined : 'dimmed'}>
+                          {saved.description || '—'}
                         </Text>
-                        {saved.library && (
-                          <Badge size="sm" variant="light" color="violet">
-                            {t('events.saved.library')}
-                          </Badge>
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" c={saved.description ? undefined : 'dimmed'}>
-                        {saved.description || '—'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" ff="monospace" lineClamp={2}>
-                        {saved.query}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button
-                          size="compact-sm"
-                          variant="subtle"
-                          aria-label={t('events.saved.openNamed', { name: saved.name })}
-                          onClick={() => void navigate({ to: '/search', search: { query: saved.query } })}
-                        >
-                          {t('events.saved.open')}
-                        </Button>
-                        {canPromote && !saved.library && (
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" ff="monospace" lineClamp={2}>
+                          {saved.query}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap="xs" justify="flex-end" wrap="nowrap">
                           <Button
                             size="compact-sm"
                             variant="subtle"
-                            aria-label={t('events.saved.promoteNamed', { name: saved.name })}
-                            loading={promote.isPending && promote.variables === saved.id}
-                            onClick={() => promote.mutate(saved.id)}
+                            aria-label={t('events.saved.openNamed', { name: saved.name })}
+                            onClick={() => void navigate({ to: '/search', search: { query: saved.query } })}
                           >
-                            {t('events.saved.promote')}
+                            {t('events.saved.open')}
                           </Button>
-                        )}
-                        {canEdit && saved.editable && (
-                          <>
+                          {canPromote && !saved.library && (
                             <Button
                               size="compact-sm"
                               variant="subtle"
-                              aria-label={t('events.saved.editNamed', { name: saved.name })}
-                              onClick={() => setEditing(saved)}
+                              aria-label={t('events.saved.promoteNamed', { name: saved.name })}
+                              loading={promote.isPending && promote.variables === saved.id}
+                              onClick={() => promote.mutate(saved.id)}
                             >
-                              {t('common.edit')}
+                              {t('events.saved.promote')}
                             </Button>
-                            <Button
-                              size="compact-sm"
-                              variant="subtle"
-                              color="red"
-                              aria-label={t('events.saved.deleteNamed', { name: saved.name })}
-                              onClick={() => setDeleting(saved)}
-                            >
-                              {t('events.saved.delete')}
-                            </Button>
-                          </>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <ListPager
-            page={pageNumber}
-            pageSize={DEFAULT_PAGE_SIZE}
-            total={list.data.total}
-            onChange={setPageNumber}
-            withRange={false}
-          />
-        </>
-      )}
+                          )}
+                          {canEdit && saved.editable && (
+                            <>
+                              <Button
+                                size="compact-sm"
+                                variant="subtle"
+                                aria-label={t('events.saved.editNamed', { name: saved.name })}
+                                onClick={() => setEditing(saved)}
+                              >
+                                {t('common.edit')}
+                              </Button>
+                              <Button
+                                size="compact-sm"
+                                variant="subtle"
+                                color="red"
+                                aria-label={t('events.saved.deleteNamed', { name: saved.name })}
+                                onClick={() => setDeleting(saved)}
+                              >
+                                {t('events.saved.delete')}
+                              </Button>
+                            </>
+                          )}
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <ListPager
+              page={pageNumber}
+              pageSize={DEFAULT_PAGE_SIZE}
+              total={data.total}
+              onChange={setPageNumber}
+              withRange={false}
+            />
+          </>
+        )}
+      </ListStates>
       {editing && <SavedQueryDialog orgId={orgId} savedQuery={editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         opened={deleting !== null}

@@ -42,7 +42,7 @@ import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
 import { ListPager } from '../../shell/list-pager';
-import { LoadFailed, LoadingLine } from '../../shell/query-status';
+import { ListStates, LoadFailed, LoadingLine } from '../../shell/query-status';
 import {
   createTokenPath,
   externalTokenPath,
@@ -143,95 +143,94 @@ function TokenList({ kind }: { kind: 'API' | 'INSTALLER' }) {
           </Button>
         )}
       </Group>
-      {tokens.isPending ? (
-        <LoadingLine label={t('settings.inputTokens.loading')} />
-      ) : tokens.isError ? (
-        <LoadFailed
-          title={t('settings.inputTokens.loadFailed')}
-          error={tokens.error}
-          onRetry={() => void tokens.refetch()}
-        />
-      ) : tokens.data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconKey size={32} stroke={1.5} />}
-          withIndicatorBackground
-          title={t('settings.inputTokens.emptyTitle')}
-          description={t('settings.inputTokens.emptyMessage')}
-        />
-      ) : (
-        <>
-          <Table.ScrollContainer minWidth={800}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('settings.inputTokens.description')}</Table.Th>
-                  <Table.Th>{t('settings.inputTokens.key')}</Table.Th>
-                  <Table.Th>{t('settings.inputTokens.state')}</Table.Th>
-                  <Table.Th>{t('settings.inputTokens.created')}</Table.Th>
-                  <Table.Th>{t('settings.inputTokens.expires')}</Table.Th>
-                  <Table.Th>{t('settings.inputTokens.lastUsed')}</Table.Th>
-                  {canEdit && (
-                    <Table.Th>
-                      <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                    </Table.Th>
-                  )}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {tokens.data.items.map((token) => (
-                  <Table.Tr key={token.id}>
-                    <Table.Td>
-                      <Text size="sm" c={token.description ? undefined : 'dimmed'}>
-                        {token.description || '—'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Code>{token.key}</Code>
-                    </Table.Td>
-                    <Table.Td>
-                      <StateBadge state={token.state} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{dateTime(token.createdOn)}</Text>
-                      <Text size="xs" c="dimmed">
-                        {token.createdByName ?? t('settings.inputTokens.unknownPerson')}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{dateTime(token.expiresAt) ?? t('settings.inputTokens.never')}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{dateTime(token.lastUsedAt) ?? t('settings.inputTokens.never')}</Text>
-                    </Table.Td>
+      <ListStates
+        query={tokens}
+        loadingLabel={t('settings.inputTokens.loading')}
+        failedTitle={t('settings.inputTokens.loadFailed')}
+        empty={
+          <EmptyState
+            icon={<IconKey size={32} stroke={1.5} />}
+            withIndicatorBackground
+            title={t('settings.inputTokens.emptyTitle')}
+            description={t('settings.inputTokens.emptyMessage')}
+          />
+        }
+      >
+        {(data) => (
+          <>
+            <Table.ScrollContainer minWidth={800}>
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('settings.inputTokens.description')}</Table.Th>
+                    <Table.Th>{t('settings.inputTokens.key')}</Table.Th>
+                    <Table.Th>{t('settings.inputTokens.state')}</Table.Th>
+                    <Table.Th>{t('settings.inputTokens.created')}</Table.Th>
+                    <Table.Th>{t('settings.inputTokens.expires')}</Table.Th>
+                    <Table.Th>{t('settings.inputTokens.lastUsed')}</Table.Th>
                     {canEdit && (
-                      <Table.Td>
-                        {token.state !== 'revoked' && (
-                          <Button
-                            size="compact-sm"
-                            variant="subtle"
-                            color="red"
-                            aria-label={t('settings.inputTokens.revokeNamed', { name: tokenName(token) })}
-                            onClick={() => setRevoking(token)}
-                          >
-                            {t('settings.inputTokens.revoke')}
-                          </Button>
-                        )}
-                      </Table.Td>
+                      <Table.Th>
+                        <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                      </Table.Th>
                     )}
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <ListPager
-            page={pageNumber}
-            pageSize={DEFAULT_PAGE_SIZE}
-            total={tokens.data.total}
-            onChange={setPageNumber}
-            withRange={false}
-          />
-        </>
-      )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((token) => (
+                    <Table.Tr key={token.id}>
+                      <Table.Td>
+                        <Text size="sm" c={token.description ? undefined : 'dimmed'}>
+                          {token.description || '—'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Code>{token.key}</Code>
+                      </Table.Td>
+                      <Table.Td>
+                        <StateBadge state={token.state} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{dateTime(token.createdOn)}</Text>
+                        <Text size="xs" c="dimmed">
+                          {token.createdByName ?? t('settings.inputTokens.unknownPerson')}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{dateTime(token.expiresAt) ?? t('settings.inputTokens.never')}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{dateTime(token.lastUsedAt) ?? t('settings.inputTokens.never')}</Text>
+                      </Table.Td>
+                      {canEdit && (
+                        <Table.Td>
+                          {token.state !== 'revoked' && (
+                            <Button
+                              size="compact-sm"
+                              variant="subtle"
+                              color="red"
+                              aria-label={t('settings.inputTokens.revokeNamed', { name: tokenName(token) })}
+                              onClick={() => setRevoking(token)}
+                            >
+                              {t('settings.inputTokens.revoke')}
+                            </Button>
+                          )}
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <ListPager
+              page={pageNumber}
+              pageSize={DEFAULT_PAGE_SIZE}
+              total={data.total}
+              onChange={setPageNumber}
+              withRange={false}
+            />
+          </>
+        )}
+      </ListStates>
       {creating && (
         <CreateTokenForm
           orgId={orgId}

@@ -36,7 +36,7 @@ import { GatedPage } from '../../shell/gated-page';
 import { ListPager } from '../../shell/list-pager';
 import { SortableHeader } from '../../shell/sortable-header';
 import { tagPath, tagsKey, tagsQuery } from './metadata-queries';
-import { LoadFailed, LoadingLine } from '../../shell/query-status';
+import { ListStates } from '../../shell/query-status';
 
 export const Route = createLazyRoute('/settings/tags')({
   component: TagsPage,
@@ -94,93 +94,96 @@ function TagList() {
         />
         {canEdit && <Button onClick={() => setEditing({ tag: null })}>{t('settings.tags.new')}</Button>}
       </Group>
-      {tags.isPending ? (
-        <LoadingLine label={t('settings.tags.loading')} />
-      ) : tags.isError ? (
-        <LoadFailed
-          title={t('settings.tags.loadFailed')}
-          error={tags.error}
-          onRetry={() => void tags.refetch()}
-        />
-      ) : tags.data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconTags size={32} stroke={1.5} />}
-          withIndicatorBackground
-          title={debouncedSearch ? t('settings.tags.noMatchTitle') : t('settings.tags.emptyTitle')}
-          description={debouncedSearch ? t('settings.tags.noMatchMessage') : t('settings.tags.emptyMessage')}
-        />
-      ) : (
-        <>
-          <Table.ScrollContainer minWidth={600}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <SortableHeader
-                    sorted
-                    desc={desc}
-                    onSort={() => setDesc((current) => !current)}
-                    buttonLabel={desc ? t('settings.tags.sortAscending') : t('settings.tags.sortDescending')}
-                  >
-                    {t('settings.tags.name')}
-                  </SortableHeader>
-                  <Table.Th>{t('settings.tags.description')}</Table.Th>
-                  {canEdit && (
-                    <Table.Th>
-                      <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                    </Table.Th>
-                  )}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {tags.data.items.map((tag) => (
-                  <Table.Tr key={tag.id}>
-                    <Table.Td>
-                      <Badge color={tag.color} variant="light">
-                        {tag.name}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" c={tag.description ? undefined : 'dimmed'}>
-                        {tag.description || '—'}
-                      </Text>
-                    </Table.Td>
+      <ListStates
+        query={tags}
+        loadingLabel={t('settings.tags.loading')}
+        failedTitle={t('settings.tags.loadFailed')}
+        empty={
+          <EmptyState
+            icon={<IconTags size={32} stroke={1.5} />}
+            withIndicatorBackground
+            title={debouncedSearch ? t('settings.tags.noMatchTitle') : t('settings.tags.emptyTitle')}
+            description={
+              debouncedSearch ? t('settings.tags.noMatchMessage') : t('settings.tags.emptyMessage')
+            }
+          />
+        }
+      >
+        {(data) => (
+          <>
+            <Table.ScrollContainer minWidth={600}>
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <SortableHeader
+                      sorted
+                      desc={desc}
+                      onSort={() => setDesc((current) => !current)}
+                      buttonLabel={
+                        desc ? t('settings.tags.sortAscending') : t('settings.tags.sortDescending')
+                      }
+                    >
+                      {t('settings.tags.name')}
+                    </SortableHeader>
+                    <Table.Th>{t('settings.tags.description')}</Table.Th>
                     {canEdit && (
-                      <Table.Td>
-                        <Group gap="xs" justify="flex-end" wrap="nowrap">
-                          <Button
-                            size="compact-sm"
-                            variant="subtle"
-                            aria-label={t('settings.tags.editNamed', { name: tag.name })}
-                            onClick={() => setEditing({ tag })}
-                          >
-                            {t('common.edit')}
-                          </Button>
-                          <Button
-                            size="compact-sm"
-                            variant="subtle"
-                            color="red"
-                            aria-label={t('settings.tags.deleteNamed', { name: tag.name })}
-                            onClick={() => setDeleting(tag)}
-                          >
-                            {t('settings.tags.delete')}
-                          </Button>
-                        </Group>
-                      </Table.Td>
+                      <Table.Th>
+                        <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                      </Table.Th>
                     )}
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <ListPager
-            page={pageNumber}
-            pageSize={DEFAULT_PAGE_SIZE}
-            total={tags.data.total}
-            onChange={setPageNumber}
-            withRange={false}
-          />
-        </>
-      )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((tag) => (
+                    <Table.Tr key={tag.id}>
+                      <Table.Td>
+                        <Badge color={tag.color} variant="light">
+                          {tag.name}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" c={tag.description ? undefined : 'dimmed'}>
+                          {tag.description || '—'}
+                        </Text>
+                      </Table.Td>
+                      {canEdit && (
+                        <Table.Td>
+                          <Group gap="xs" justify="flex-end" wrap="nowrap">
+                            <Button
+                              size="compact-sm"
+                              variant="subtle"
+                              aria-label={t('settings.tags.editNamed', { name: tag.name })}
+                              onClick={() => setEditing({ tag })}
+                            >
+                              {t('common.edit')}
+                            </Button>
+                            <Button
+                              size="compact-sm"
+                              variant="subtle"
+                              color="red"
+                              aria-label={t('settings.tags.deleteNamed', { name: tag.name })}
+                              onClick={() => setDeleting(tag)}
+                            >
+                              {t('settings.tags.delete')}
+                            </Button>
+                          </Group>
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <ListPager
+              page={pageNumber}
+              pageSize={DEFAULT_PAGE_SIZE}
+              total={data.total}
+              onChange={setPageNumber}
+              withRange={false}
+            />
+          </>
+        )}
+      </ListStates>
       {editing && <TagForm orgId={orgId} tag={editing.tag} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         opened={deleting !== null}

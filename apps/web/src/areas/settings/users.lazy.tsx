@@ -31,7 +31,7 @@ import { ListPager } from '../../shell/list-pager';
 import { SortableHeader } from '../../shell/sortable-header';
 import { accessKey, orgPath, userSearchParams, usersQuery } from './access-queries';
 import { UserDrawerContent } from './user-drawer';
-import { LoadFailed, LoadingLine } from '../../shell/query-status';
+import { ListStates } from '../../shell/query-status';
 
 export const Route = createLazyRoute('/settings/users')({
   component: UsersPage,
@@ -144,115 +144,117 @@ function UsersList() {
         </Group>
       </Group>
 
-      {users.isPending ? (
-        <LoadingLine label={t('settings.users.loading')} />
-      ) : users.isError ? (
-        <LoadFailed
-          title={t('settings.users.loadFailed')}
-          error={users.error}
-          onRetry={() => void users.refetch()}
-        />
-      ) : users.data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconUsers size={32} stroke={1.5} />}
-          withIndicatorBackground
-          title={t('settings.users.emptyTitle')}
-          description={t(
-            debouncedQ || active !== 'ACTIVE'
-              ? 'settings.users.emptyFiltered'
-              : 'settings.users.emptyMessage',
-          )}
-        />
-      ) : (
-        <>
-          <Table.ScrollContainer minWidth={760}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  {SORTABLE.map(({ field, label }) => (
-                    <SortableHeader
-                      key={field}
-                      sorted={sort.sortBy === field}
-                      desc={sort.desc}
-                      onSort={() => toggleSort(field)}
-                    >
-                      {t(label)}
-                    </SortableHeader>
-                  ))}
-                  <Table.Th>
-                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {users.data.items.map((user) => (
-                  <Table.Tr key={user.id}>
-                    <Table.Td>
-                      <UnstyledButton
-                        onClick={() => setEditing({ userId: user.id })}
-                        aria-label={t('settings.users.openNamed', { name: user.fullName })}
+      <ListStates
+        query={users}
+        loadingLabel={t('settings.users.loading')}
+        failedTitle={t('settings.users.loadFailed')}
+        empty={
+          <EmptyState
+            icon={<IconUsers size={32} stroke={1.5} />}
+            withIndicatorBackground
+            title={t('settings.users.emptyTitle')}
+            description={t(
+              debouncedQ || active !== 'ACTIVE'
+                ? 'settings.users.emptyFiltered'
+                : 'settings.users.emptyMessage',
+            )}
+          />
+        }
+      >
+        {(data) => (
+          <>
+            <Table.ScrollContainer minWidth={760}>
+              <Table striped highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    {SORTABLE.map(({ field, label }) => (
+                      <SortableHeader
+                        key={field}
+                        sorted={sort.sortBy === field}
+                        desc={sort.desc}
+                        onSort={() => toggleSort(field)}
                       >
-                        <Text size="sm" fw={500} c="blue">
-                          {user.fullName}
-                        </Text>
-                      </UnstyledButton>
-                      {user.username && (
-                        <Text size="xs" c="dimmed">
-                          {user.username}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>{user.email}</Table.Td>
-                    <Table.Td>{user.roleName}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={user.active ? 'green' : 'gray'}>
-                        {t(user.active ? 'settings.users.active' : 'settings.users.inactive')}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      {user.lastLoginAt
-                        ? dateTime.format(new Date(user.lastLoginAt))
-                        : t('settings.users.never')}
-                    </Table.Td>
-                    <Table.Td>
-                      {canEdit && user.id !== me?.id && (
-                        <Menu position="bottom-end">
-                          <Menu.Target>
-                            <ActionIcon
-                              variant="subtle"
-                              aria-label={t('settings.users.actionsNamed', { name: user.fullName })}
-                            >
-                              <IconDots size={16} />
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            <Menu.Item onClick={() => setEditing({ userId: user.id })}>
-                              {t('common.edit')}
-                            </Menu.Item>
-                            {user.active ? (
-                              <Menu.Item onClick={() => setConfirming({ user, action: 'deactivate' })}>
-                                {t('settings.users.deactivate')}
-                              </Menu.Item>
-                            ) : (
-                              <Menu.Item onClick={() => act.mutate({ user, action: 'activate' })}>
-                                {t('settings.users.activate')}
-                              </Menu.Item>
-                            )}
-                            <Menu.Item color="red" onClick={() => setConfirming({ user, action: 'delete' })}>
-                              {t('settings.users.delete')}
-                            </Menu.Item>
-                          </Menu.Dropdown>
-                        </Menu>
-                      )}
-                    </Table.Td>
+                        {t(label)}
+                      </SortableHeader>
+                    ))}
+                    <Table.Th>
+                      <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                    </Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <ListPager page={pageNumber} pageSize={pageSize} total={total} onChange={setPageNumber} />
-        </>
-      )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((user) => (
+                    <Table.Tr key={user.id}>
+                      <Table.Td>
+                        <UnstyledButton
+                          onClick={() => setEditing({ userId: user.id })}
+                          aria-label={t('settings.users.openNamed', { name: user.fullName })}
+                        >
+                          <Text size="sm" fw={500} c="blue">
+                            {user.fullName}
+                          </Text>
+                        </UnstyledButton>
+                        {user.username && (
+                          <Text size="xs" c="dimmed">
+                            {user.username}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>{user.email}</Table.Td>
+                      <Table.Td>{user.roleName}</Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color={user.active ? 'green' : 'gray'}>
+                          {t(user.active ? 'settings.users.active' : 'settings.users.inactive')}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        {user.lastLoginAt
+                          ? dateTime.format(new Date(user.lastLoginAt))
+                          : t('settings.users.never')}
+                      </Table.Td>
+                      <Table.Td>
+                        {canEdit && user.id !== me?.id && (
+                          <Menu position="bottom-end">
+                            <Menu.Target>
+                              <ActionIcon
+                                variant="subtle"
+                                aria-label={t('settings.users.actionsNamed', { name: user.fullName })}
+                              >
+                                <IconDots size={16} />
+                              </ActionIcon>
+                            </Menu.Target>
+                            <Menu.Dropdown>
+                              <Menu.Item onClick={() => setEditing({ userId: user.id })}>
+                                {t('common.edit')}
+                              </Menu.Item>
+                              {user.active ? (
+                                <Menu.Item onClick={() => setConfirming({ user, action: 'deactivate' })}>
+                                  {t('settings.users.deactivate')}
+                                </Menu.Item>
+                              ) : (
+                                <Menu.Item onClick={() => act.mutate({ user, action: 'activate' })}>
+                                  {t('settings.users.activate')}
+                                </Menu.Item>
+                              )}
+                              <Menu.Item
+                                color="red"
+                                onClick={() => setConfirming({ user, action: 'delete' })}
+                              >
+                                {t('settings.users.delete')}
+                              </Menu.Item>
+                            </Menu.Dropdown>
+                          </Menu>
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <ListPager page={pageNumber} pageSize={pageSize} total={total} onChange={setPageNumber} />
+          </>
+        )}
+      </ListStates>
 
       <Drawer
         opened={editing !== null}
