@@ -21,6 +21,18 @@ export const SEARCH_CSV_MAX_EXTRA_COLUMNS = 50;
 /** Longest field name accepted for sorts, aggregations and CSV columns. */
 export const EVENT_FIELD_NAME_MAX_LENGTH = 200;
 
+/**
+ * What classifiers decided for an event at ingest (spec 3: skip threat match, skip anomaly detection,
+ * skip asset detection, accelerated archive); later stages read them from the event.
+ */
+export const EVENT_FLAGS = [
+  'skipThreatMatch',
+  'skipAnomalyDetection',
+  'skipAssetDetection',
+  'acceleratedArchive',
+] as const;
+export type EventFlag = (typeof EVENT_FLAGS)[number];
+
 /** Report ranges (spec 3 section 9); old names such as LAST_MONTH are mapped by `resolveSearchRange`. */
 export const SEARCH_INTERVAL_TYPES = [
   '1H',

@@ -14,3 +14,5 @@ export * from '../modules/assets/tables';
 export * from '../modules/tokens/tables';
 export * from '../modules/events/tables';
 export * from '../modules/saved-queries/tables';
+export * from '../modules/classifiers/tables';
+export * from '../modules/custom-parsers/tables';

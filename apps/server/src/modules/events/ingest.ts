@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { isIP } from 'node:net';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { apiErrorSchema, eventInputSchema, type EventInput } from '@vigil/contracts';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { AppError, notAuthenticated, validationFailed } from '../../platform/errors';
-import { recordAssetSighting, type AssetSighting } from '../assets/service';
 import { authenticateInputToken, type AuthenticatedToken } from '../tokens/service';
-import { EventInputError, eventRow, insertEventRows, type NewEventRow } from './store';
+import { ingestEventRows } from './pipeline';
+import { EventInputError, eventRow, type NewEventRow } from './store';
 
 /** Largest batch, before and after gzip decompression (issue 7: batches up to 32 MiB). */
 export const INGEST_MAX_BATCH_BYTES = 32 * 1024 * 1024;
@@ -206,41 +205,6 @@ async function readJsonArray(stream: Readable, batch: Batch) {
   else throw badBody('The body is neither a JSON array of events nor an event');
 }
 
-/**
- * Asset detection: one sighting per distinct host and IP of the batch, at its latest time (never
- * after the receive time). The host sent the data. A failure is logged, never undoes the batch.
- */
-export async function recordBatchSightings(
-  db: Db,
-  orgId: string,
-  rows: readonly NewEventRow[],
-  log?: FastifyBaseLogger,
-) {
-  const sightings = new Map<string, AssetSighting>();
-  const note = (key: string, sighting: AssetSighting) => {
-    const known = sightings.get(key);
-    if (!known) return sightings.set(key, sighting);
-    if (sighting.seenAt > known.seenAt) known.seenAt = sighting.seenAt;
-    if (sighting.sentData) known.sentData = true;
-  };
-  for (const row of rows) {
-    const receivedAt = row.receivedAt ?? new Date();
-    const seenAt = row.ts > receivedAt ? receivedAt : row.ts;
-    if (row.host) {
-      if (isIP(row.host) !== 0) note(`ip:${row.host}`, { ip: row.host, seenAt, sentData: true });
-      else note(`host:${row.host.toLowerCase()}`, { hostname: row.host, seenAt, sentData: true });
-    }
-    for (const ip of [row.srcIp, row.dstIp]) if (ip) note(`ip:${ip}`, { ip, seenAt: new Date(seenAt) });
-  }
-  for (const sighting of sightings.values()) {
-    try {
-      await recordAssetSighting(db, orgId, sighting);
-    } catch (error) {
-      log?.warn({ err: error, orgId }, 'asset sighting failed');
-    }
-  }
-}
-
 /** Bearer token of the request as an active API token, else 401. */
 async function authenticate(db: Db, request: FastifyRequest, reply: FastifyReply) {
   const header = request.headers.authorization ?? '';
@@ -346,8 +310,7 @@ export const ingestRoutes =
             rejectedCount: batch.rejectedCount,
           });
         }
-        const accepted = await insertEventRows(db, batch.rows);
-        await recordBatchSightings(db, token.orgId, batch.rows, request.log);
+        const accepted = await ingestEventRows(db, token.orgId, batch.rows, request.log);
         return { accepted, rejected: batch.rejected, rejectedCount: batch.rejectedCount };
       },
     );

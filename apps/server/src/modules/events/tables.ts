@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { EventFlag } from '@vigil/contracts';
 import {
   customType,
   index,
@@ -32,6 +33,12 @@ export const events = pgTable(
     dataSource: text(),
     message: text().notNull().default(''),
     fields: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    /** What classifiers decided at ingest: EVENT_FLAGS of @vigil/contracts. */
+    flags: text()
+      .array()
+      .$type<EventFlag[]>()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Words of the message and of every string and number in `fields`, for free text. */
     search: tsvector().generatedAlwaysAs(
       sql`to_tsvector('simple'::regconfig, message) || jsonb_to_tsvector('simple'::regconfig, fields, '["string", "numeric"]'::jsonb)`,
