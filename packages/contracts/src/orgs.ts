@@ -96,12 +96,19 @@ export const TIMEZONES = [
 ] as const;
 export type Timezone = (typeof TIMEZONES)[number];
 
+/** Days of events an organisation keeps: the provider sets it per organisation (issue 7). */
+export const EVENT_RETENTION_DEFAULT_DAYS = 90;
+export const EVENT_RETENTION_MIN_DAYS = 7;
+export const EVENT_RETENTION_MAX_DAYS = 3650;
+
 export const orgSettingsSchema = z.object({
   emailTimezone: z.enum(TIMEZONES),
   requireTwoFactor: z.boolean(),
   /** The organisation's customer-success contact. */
   csmName: z.string().nullable(),
   csmEmailAddress: z.string().nullable(),
+  /** Events older than this many days are deleted by the daily retention job. */
+  eventRetentionDays: z.number().int().min(EVENT_RETENTION_MIN_DAYS).max(EVENT_RETENTION_MAX_DAYS),
 });
 export type OrgSettings = z.infer<typeof orgSettingsSchema>;
 export const DEFAULT_ORG_SETTINGS: OrgSettings = {
@@ -109,6 +116,7 @@ export const DEFAULT_ORG_SETTINGS: OrgSettings = {
   requireTwoFactor: false,
   csmName: null,
   csmEmailAddress: null,
+  eventRetentionDays: EVENT_RETENTION_DEFAULT_DAYS,
 };
 
 export const ORG_NAME_MAX_LENGTH = 100;

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { FEATURE_FLAGS, MANAGEMENT_MODES, ORG_NAME_MAX_LENGTH, PRODUCT_SKUS, TIMEZONES } from './orgs';
+import {
+  EVENT_RETENTION_DEFAULT_DAYS,
+  EVENT_RETENTION_MAX_DAYS,
+  EVENT_RETENTION_MIN_DAYS,
+  FEATURE_FLAGS,
+  MANAGEMENT_MODES,
+  ORG_NAME_MAX_LENGTH,
+  PRODUCT_SKUS,
+  TIMEZONES,
+} from './orgs';
 
 /** Interface preferences, stored per user and organisation (spec 1 section 3). */
 export const preferencesSchema = z.object({
@@ -138,6 +147,7 @@ export const managedOrgSchema = z.object({
   requireTwoFactor: z.boolean(),
   csmName: z.string().nullable(),
   csmEmailAddress: z.string().nullable(),
+  eventRetentionDays: z.number().int(),
   createdAt: z.string(),
 });
 export type ManagedOrg = z.infer<typeof managedOrgSchema>;
@@ -150,6 +160,12 @@ export const managedOrgInputSchema = z.object({
   requireTwoFactor: z.boolean().default(false),
   csmName: z.string().trim().max(200).nullable().default(null),
   csmEmailAddress: z.email().nullable().default(null),
+  eventRetentionDays: z
+    .number()
+    .int()
+    .min(EVENT_RETENTION_MIN_DAYS)
+    .max(EVENT_RETENTION_MAX_DAYS)
+    .default(EVENT_RETENTION_DEFAULT_DAYS),
 });
 
 /** GET/PUT /api/org/:orgId/global-settings */

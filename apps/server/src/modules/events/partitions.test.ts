@@ -4,7 +4,13 @@ import { createTestDatabase } from '../../../test/database';
 import { seedEvents } from '../../../test/events';
 import { seedOrg } from '../../../test/fixtures';
 import type { Database } from '../../db/client';
-import { dropExpiredPartitions, ensurePartitions, listPartitions, partitionName } from './partitions';
+import {
+  dropExpiredPartitions,
+  ensurePartitions,
+  listPartitions,
+  partitionName,
+  retentionPolicy,
+} from './partitions';
 
 let database: Database;
 const DAY_MS = 86_400_000;
@@ -36,12 +42,16 @@ describe('partitions', () => {
       { timestamp: '2025-03-01T08:00:00.000Z', message: 'older, stays in default' },
     ]);
     expect(await count('events_default')).toBe(4);
+    // Classifier flags travel with the row when it moves to its day's partition.
+    await database.db.execute(
+      sql.raw(`UPDATE events_default SET flags = '{skipThreatMatch}' WHERE message = 'yesterday'`),
+    );
 
     const created = await ensurePartitions(db, { daysAhead: 2, now });
     expect(created).toEqual(['events_p20250309', 'events_p20250310', 'events_p20250311', 'events_p20250312']);
     expect(partitionName(today)).toBe('events_p20250310');
     expect(await count('events_p20250310')).toBe(2);
-    expect(await count('events_p20250309')).toBe(1);
+    expect(await count('events_p20250309', "flags = '{skipThreatMatch}'")).toBe(1);
     expect(await count('events_default')).toBe(1);
     expect(await count('events')).toBe(4);
     // New events of those days go to their partition; searching the parent still finds everything.
@@ -74,6 +84,18 @@ describe('partitions', () => {
     // Rows kept: today's, yesterday's, tomorrow's and the 9-day-old one of the default partition.
     expect(await count('events', `org_id = '${orgId}'`)).toBe(5);
     expect(result.deletedRows).toBe(1);
+  });
+
+  it("reads each organisation's retention from its settings", async () => {
+    const db = database.db;
+    await db.execute(
+      sql`UPDATE orgs SET settings = settings || '{"eventRetentionDays": 3}'::jsonb WHERE id = ${shortOrgId}`,
+    );
+    const keepsDefault = await seedOrg(db);
+    await db.execute(
+      sql`UPDATE orgs SET settings = settings || '{"eventRetentionDays": 90}'::jsonb WHERE id = ${keepsDefault.id}`,
+    );
+    expect(await retentionPolicy(db)).toEqual({ defaultDays: 90, byOrg: { [shortOrgId]: 3 } });
   });
 
   it('deletes rows older than every retention from the default partition', async () => {

@@ -1,8 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { EVENT_RETENTION_DEFAULT_DAYS } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 
-/** Days of events an organisation keeps unless told otherwise (no per-org setting exists yet). */
-export const DEFAULT_EVENT_RETENTION_DAYS = 90;
 /** Daily partitions created ahead of today. */
 export const PARTITION_DAYS_AHEAD = 7;
 /** Key of the advisory lock that keeps two servers from changing partitions at once. */
@@ -11,7 +10,7 @@ const DAY_MS = 86_400_000;
 const PARTITION_NAME = /^events_p(\d{4})(\d{2})(\d{2})$/;
 
 /** Columns written when rows move between partitions (`search` is generated). */
-const COLUMNS = 'org_id, ts, id, received_at, host, src_ip, dst_ip, user_name, data_source, message, fields';
+const COLUMNS = 'org_id, ts, id, received_at, host, src_ip, dst_ip, user_name, data_source, message, fields, flags';
 
 const startOfUtcDay = (at: Date) => Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -94,6 +93,23 @@ export async function ensurePartitions(
     if (made) created.push(name);
   }
   return created;
+}
+
+/**
+ * The retention of every organisation: the default, and the organisations whose setting differs
+ * (the provider sets `eventRetentionDays` per organisation).
+ */
+export async function retentionPolicy(db: Db): Promise<RetentionPolicy> {
+  const rows = rowsOf<{ id: string; days: number }>(
+    await db.execute(sql`
+      SELECT id, (settings->>'eventRetentionDays')::int AS days FROM orgs
+      WHERE jsonb_typeof(settings->'eventRetentionDays') = 'number'
+        AND (settings->>'eventRetentionDays')::int <> ${EVENT_RETENTION_DEFAULT_DAYS}`),
+  );
+  return {
+    defaultDays: EVENT_RETENTION_DEFAULT_DAYS,
+    byOrg: Object.fromEntries(rows.map((row) => [row.id, row.days])),
+  };
 }
 
 export interface RetentionPolicy {

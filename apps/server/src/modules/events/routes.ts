@@ -21,10 +21,10 @@ import { orgParamsSchema } from '../../platform/http';
 import type { JobRunner } from '../../platform/jobs';
 import { exportEventsCsv } from './export';
 import {
-  DEFAULT_EVENT_RETENTION_DAYS,
   dropExpiredPartitions,
   ensurePartitions,
   PARTITION_DAYS_AHEAD,
+  retentionPolicy,
 } from './partitions';
 import {
   aggregateEvents,
@@ -162,8 +162,8 @@ export const eventRoutes =
   };
 
 /**
- * The event store's jobs: daily partitions created ahead (hourly) and retention (daily). Per-org
- * retention has no setting yet: every organisation keeps DEFAULT_EVENT_RETENTION_DAYS.
+ * The event store's jobs: daily partitions created ahead (hourly) and retention (daily), each
+ * organisation keeping its own number of days.
  */
 export function defineEventJobs(jobs: JobRunner, db: Db) {
   jobs.define({
@@ -175,6 +175,6 @@ export function defineEventJobs(jobs: JobRunner, db: Db) {
     name: 'events.retention',
     cron: '23 3 * * *',
     expireInSeconds: 3600,
-    handler: async () => void (await dropExpiredPartitions(db, DEFAULT_EVENT_RETENTION_DAYS)),
+    handler: async () => void (await dropExpiredPartitions(db, await retentionPolicy(db))),
   });
 }

@@ -150,12 +150,15 @@ describe('managed organisations', () => {
       requireTwoFactor: false,
       csmName: 'Dana Whitfield',
       csmEmailAddress: 'dana@vigil.example',
+      eventRetentionDays: 30,
     });
     expect(updated.json()).toMatchObject({
       name: 'Lakeside CU',
       managementMode: 'CLIENT_MANAGED',
       featureFlags: {},
+      eventRetentionDays: 30,
     });
+    expect(created.json().eventRetentionDays).toBe(90);
     const listed = (await call('GET', base(), providerAdmin)).json();
     expect(listed.items.map((org: { name: string }) => org.name)).toEqual([
       'Harbor',
@@ -170,6 +173,9 @@ describe('managed organisations', () => {
     expect(badSku.json()).toMatchObject({ key: 'GENERIC_INVALID_FIELD_VALUE', field: 'productSkus.0' });
     const longName = await call('POST', base(), providerAdmin, { name: 'x'.repeat(101) });
     expect(longName.json().field).toBe('name');
+    const shortRetention = await call('POST', base(), providerAdmin, { name: 'Y', eventRetentionDays: 6 });
+    expect(shortRetention.statusCode).toBe(400);
+    expect(shortRetention.json().field).toBe('eventRetentionDays');
     expect(
       (await call('PUT', `${base()}/00000000-0000-4000-8000-000000000000`, providerAdmin, { name: 'Ghost' }))
         .statusCode,

@@ -39,6 +39,7 @@ function toManagedOrg(org: OrgRow): ManagedOrg {
     requireTwoFactor: settings.requireTwoFactor,
     csmName: settings.csmName,
     csmEmailAddress: settings.csmEmailAddress,
+    eventRetentionDays: settings.eventRetentionDays,
     createdAt: org.createdAt.toISOString(),
   };
 }
@@ -204,6 +205,7 @@ export const orgRoutes =
         requireTwoFactor: body.requireTwoFactor,
         csmName: body.csmName,
         csmEmailAddress: body.csmEmailAddress,
+        eventRetentionDays: body.eventRetentionDays,
       },
     });
 
@@ -249,7 +251,8 @@ export const orgRoutes =
           tags,
           summary: "Change an organisation's set-up",
           description:
-            'Replaces name, SKUs, management mode, feature flags, two-factor requirement and CSM contact.',
+            'Replaces name, SKUs, management mode, feature flags, two-factor requirement, CSM contact and event ' +
+            'retention (days of events kept; older ones are deleted by the daily retention job).',
           params: orgParamsSchema.extend({ id: z.uuid() }),
           body: managedOrgInputSchema,
           response: { 200: managedOrgSchema },

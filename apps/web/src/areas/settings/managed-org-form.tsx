@@ -3,6 +3,7 @@ import {
   Checkbox,
   Fieldset,
   Group,
+  NumberInput,
   Select,
   SimpleGrid,
   Stack,
@@ -11,6 +12,9 @@ import {
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
+  EVENT_RETENTION_DEFAULT_DAYS,
+  EVENT_RETENTION_MAX_DAYS,
+  EVENT_RETENTION_MIN_DAYS,
   FEATURE_FLAG_DEFAULTS,
   FEATURE_FLAGS,
   MANAGEMENT_MODES,
@@ -43,6 +47,7 @@ export interface ManagedOrgFormValues {
   requireTwoFactor: boolean;
   csmName: string;
   csmEmailAddress: string;
+  eventRetentionDays: number | string;
 }
 
 type Field = keyof ManagedOrgFormValues;
@@ -56,6 +61,7 @@ export function formValuesOf(org: ManagedOrg | null): ManagedOrgFormValues {
     requireTwoFactor: org?.requireTwoFactor ?? false,
     csmName: org?.csmName ?? '',
     csmEmailAddress: org?.csmEmailAddress ?? '',
+    eventRetentionDays: org?.eventRetentionDays ?? EVENT_RETENTION_DEFAULT_DAYS,
   };
 }
 
@@ -75,6 +81,8 @@ export function inputOf(values: ManagedOrgFormValues): ManagedOrgInput {
     requireTwoFactor: values.requireTwoFactor,
     csmName: values.csmName.trim() || null,
     csmEmailAddress: values.csmEmailAddress.trim() || null,
+    // An empty field stays empty so that the schema reports it rather than a default replacing it.
+    eventRetentionDays: values.eventRetentionDays === '' ? Number.NaN : Number(values.eventRetentionDays),
   };
 }
 
@@ -90,6 +98,11 @@ export function validate(input: ManagedOrgInput, t: TFunction): Partial<Record<F
       errors.name = input.name === '' ? t('ERROR_REQUIRED') : t('settings.organisations.nameTooLong');
     else if (field === 'csmEmailAddress') errors.csmEmailAddress = t('auth.invalidEmail');
     else if (field === 'csmName') errors.csmName = t('settings.organisations.csmNameTooLong');
+    else if (field === 'eventRetentionDays')
+      errors.eventRetentionDays = t('settings.organisations.retentionRange', {
+        min: EVENT_RETENTION_MIN_DAYS,
+        max: EVENT_RETENTION_MAX_DAYS,
+      });
     else errors[field] = t('errors.invalidField', { field });
   }
   return errors;
@@ -108,6 +121,9 @@ export function destructiveChanges(before: ManagedOrg, after: ManagedOrgInput, t
   }
   if (after.managementMode === 'DEPARTING' && before.managementMode !== 'DEPARTING') {
     changes.push(t('settings.organisations.confirm.departing'));
+  }
+  if (after.eventRetentionDays !== undefined && after.eventRetentionDays < before.eventRetentionDays) {
+    changes.push(t('settings.organisations.confirm.retentionShortened', { days: after.eventRetentionDays }));
   }
   if (before.requireTwoFactor && after.requireTwoFactor === false) {
     changes.push(t('settings.organisations.confirm.twoFactorOff'));
@@ -234,6 +250,20 @@ export function ManagedOrgForm({
           label={t('settings.organisations.requireTwoFactor')}
           checked={values.requireTwoFactor}
           onChange={(event) => set('requireTwoFactor', event.currentTarget.checked)}
+        />
+        <NumberInput
+          label={t('settings.organisations.eventRetention')}
+          description={t('settings.organisations.eventRetentionHint')}
+          min={EVENT_RETENTION_MIN_DAYS}
+          max={EVENT_RETENTION_MAX_DAYS}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="none"
+          suffix={` ${t('settings.organisations.days')}`}
+          value={values.eventRetentionDays}
+          onChange={(days) => set('eventRetentionDays', days)}
+          error={errors.eventRetentionDays}
+          maw={260}
         />
         <Fieldset legend={t('settings.organisations.csm')}>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">

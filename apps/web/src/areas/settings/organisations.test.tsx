@@ -18,6 +18,7 @@ const acme: ManagedOrg = {
   requireTwoFactor: true,
   csmName: 'Grace Hopper',
   csmEmailAddress: 'grace@provider.example',
+  eventRetentionDays: 90,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 
@@ -85,13 +86,14 @@ describe('organisations page', () => {
       requireTwoFactor: false,
       csmName: null,
       csmEmailAddress: null,
+      eventRetentionDays: 90,
     });
     expect(await screen.findByRole('cell', { name: /Coastal Bank/ })).toBeInTheDocument();
     // The new organisation joins the selector's list.
     expect(fetchMock.mock.calls.filter(([url]) => url === '/api/orgs').length).toBeGreaterThan(1);
   });
 
-  it('asks before an edit takes products away', async () => {
+  it('asks before an edit takes products away or shortens the event retention', async () => {
     const fetchMock = stubApi(
       adminRoutes({
         [`GET ${managed}`]: { body: { items: [acme], total: 1 } },
@@ -104,10 +106,18 @@ describe('organisations page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Edit Acme Bank' });
     expect(within(dialog).getByRole('switch', { name: /Customer success contact/ })).toBeChecked();
     await user.click(within(dialog).getByRole('checkbox', { name: 'Cyber Fraud Standard' }));
+    const retention = within(dialog).getByRole('textbox', { name: 'Event retention' });
+    await user.clear(retention);
+    await user.type(retention, '3');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Enter a whole number of days from 7 to 3650.')).toBeInTheDocument();
+    await user.clear(retention);
+    await user.type(retention, '30');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     const confirm = await screen.findByRole('dialog', { name: 'Save changes to Acme Bank?' });
     expect(within(confirm).getByText(/lose access to: Cyber Fraud Standard/)).toBeInTheDocument();
+    expect(within(confirm).getByText(/Events older than 30 days will be deleted/)).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(false);
     await user.click(within(confirm).getByRole('button', { name: 'Save' }));
 
@@ -117,6 +127,7 @@ describe('organisations page', () => {
       productSkus: ['REPORTING_PREMIUM'],
       featureFlags: { csmInformation: true },
       csmEmailAddress: 'grace@provider.example',
+      eventRetentionDays: 30,
     });
   });
 });
