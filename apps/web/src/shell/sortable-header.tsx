@@ -12,6 +12,8 @@ export interface SortableHeaderProps extends Omit<TableThProps, 'onClick' | 'chi
   onSort: () => void;
   /** A name for the sort button that says what a click does, for example "Sort by name, Z to A". */
   buttonLabel?: string;
+  /** Controls shown beside the sort button, such as one removing the column. */
+  actions?: ReactNode;
 }
 
 /**
@@ -24,17 +26,21 @@ export function SortableHeader({
   desc,
   onSort,
   buttonLabel,
+  actions,
   ...props
 }: SortableHeaderProps) {
   const Icon = !sorted ? IconSelector : desc ? IconChevronDown : IconChevronUp;
   return (
     <Table.Th aria-sort={sorted ? (desc ? 'descending' : 'ascending') : 'none'} {...props}>
-      <UnstyledButton onClick={onSort} fw={600} fz="sm" aria-label={buttonLabel}>
-        <Group gap={4} wrap="nowrap">
-          {children}
-          <Icon size={14} stroke={1.5} aria-hidden />
-        </Group>
-      </UnstyledButton>
+      <Group gap={2} wrap="nowrap">
+        <UnstyledButton onClick={onSort} fw={600} fz="sm" aria-label={buttonLabel}>
+          <Group gap={4} wrap="nowrap">
+            {children}
+            <Icon size={14} stroke={1.5} aria-hidden />
+          </Group>
+        </UnstyledButton>
+        {actions}
+      </Group>
     </Table.Th>
   );
 }

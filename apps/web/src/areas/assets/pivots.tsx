@@ -40,6 +40,15 @@ export function exactTerm(field: string, value: string): string {
   return `${field}:"${value.replace(/["\\]/g, '\\$&')}"`;
 }
 
+/** From `minutes` before to `minutes` after `eventTime`, as ISO times. */
+export function searchAroundRange(eventTime: string | Date, minutes: number): { begin: string; end: string } {
+  const time = new Date(eventTime).getTime();
+  return {
+    begin: new Date(time - minutes * MINUTE_MS).toISOString(),
+    end: new Date(time + minutes * MINUTE_MS).toISOString(),
+  };
+}
+
 /**
  * The /search address of events whose `field` is `value`, from `minutes` before to `minutes` after
  * `eventTime`, in the organisation `orgId`.
@@ -57,11 +66,9 @@ export function searchAroundUrl({
   minutes: number;
   orgId: string | undefined;
 }): string {
-  const time = new Date(eventTime).getTime();
   const params = new URLSearchParams({
     query: exactTerm(field, value),
-    begin: new Date(time - minutes * MINUTE_MS).toISOString(),
-    end: new Date(time + minutes * MINUTE_MS).toISOString(),
+    ...searchAroundRange(eventTime, minutes),
   });
   if (orgId) params.set('orgId', orgId);
   return `/search?${params.toString()}`;

@@ -1,8 +1,16 @@
-import { Code, Drawer, Group, Stack, Table, Text } from '@mantine/core';
-import { isHash, isIpAddress, type Event } from '@vigil/contracts';
+import { Button, Code, Drawer, Group, Menu, Stack, Table, Text } from '@mantine/core';
+import { IconClockSearch } from '@tabler/icons-react';
+import { isHash, isIpAddress, SEARCH_AROUND_MINUTES, type Event } from '@vigil/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AssetPivot, HashPivot, IpPivot, useAssetsForIps } from '../assets/pivots';
+import {
+  AssetPivot,
+  exactTerm,
+  HashPivot,
+  IpPivot,
+  searchAroundRange,
+  useAssetsForIps,
+} from '../assets/pivots';
 import { useEventTime } from './format';
 
 /** Free field values as text: strings as they are, anything else as JSON. */
@@ -55,8 +63,66 @@ function IpValue({
   );
 }
 
-/** One event's columns and fields, with IP, hash and asset pivots; in a side drawer. */
-export function EventDetail({ event, onClose }: { event: Event | null; onClose: () => void }) {
+/** A search around an event: its range, and a query when it keeps to the event's host. */
+export interface SearchAround {
+  query?: string;
+  begin: string;
+  end: string;
+}
+
+/** Searches of every event, or of the event's host, 1 or 5 minutes either side of the event. */
+function SearchAroundMenu({ event, onSearch }: { event: Event; onSearch: (around: SearchAround) => void }) {
+  const { t } = useTranslation();
+  const scopes = [
+    { key: 'all', query: undefined },
+    ...(event.host ? [{ key: 'host', query: exactTerm('host', event.host) }] : []),
+  ];
+  return (
+    <Menu position="bottom-start" withinPortal>
+      <Menu.Target>
+        <Button variant="default" size="xs" leftSection={<IconClockSearch size={14} />}>
+          {t('events.detail.searchAround')}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {scopes.map((scope) => (
+          <Stack key={scope.key} gap={0}>
+            <Menu.Label>
+              {scope.query
+                ? t('events.detail.aroundHost', { host: event.host })
+                : t('events.detail.aroundAll')}
+            </Menu.Label>
+            {SEARCH_AROUND_MINUTES.map((minutes) => (
+              <Menu.Item
+                key={minutes}
+                onClick={() =>
+                  onSearch({ query: scope.query, ...searchAroundRange(event.timestamp, minutes) })
+                }
+              >
+                {t('assets.pivots.searchAround', { count: minutes })}
+              </Menu.Item>
+            ))}
+          </Stack>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/**
+ * One event's columns and fields, with IP, hash and asset pivots and searches around it; in a side
+ * drawer.
+ */
+export function EventDetail({
+  event,
+  onClose,
+  onSearchAround,
+}: {
+  event: Event | null;
+  onClose: () => void;
+  /** Runs a search around the event; without it, no search-around is offered. */
+  onSearchAround?: (around: SearchAround) => void;
+}) {
   const { t } = useTranslation();
   const format = useEventTime();
   const ips = [event?.srcIp, event?.dstIp].filter(
@@ -74,6 +140,11 @@ export function EventDetail({ event, onClose }: { event: Event | null; onClose: 
     >
       {event && (
         <Stack gap="md">
+          {onSearchAround && (
+            <Group>
+              <SearchAroundMenu event={event} onSearch={onSearchAround} />
+            </Group>
+          )}
           <Table withRowBorders={false} verticalSpacing={4}>
             <Table.Tbody>
               <Row name={t('events.columns.timestamp')}>{format(event.timestamp)}</Row>

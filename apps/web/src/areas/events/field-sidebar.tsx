@@ -10,7 +10,7 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { IconChevronDown, IconChevronRight, IconMinus, IconPlus } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronRight, IconColumns, IconMinus, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { SearchFilter } from '@vigil/contracts';
 import { useState } from 'react';
@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { describeError } from '../../lib/notify';
 import { LoadFailed, LoadingLine } from '../../shell/query-status';
 import { fieldValuesQuery, searchFieldsQuery, type SearchScope } from './queries';
+import { FIXED_COLUMNS } from './search-params';
 
 export type AddFilter = (field: string, value: string, exclude: boolean) => void;
 
@@ -29,10 +30,15 @@ export function FieldSidebar({
   orgId,
   scope,
   onFilter,
+  columns = [],
+  onAddColumn,
 }: {
   orgId: string;
   scope: SearchScope;
   onFilter: AddFilter;
+  /** The field columns shown; the others can be added with `onAddColumn`. */
+  columns?: readonly string[];
+  onAddColumn?: (field: string) => void;
 }) {
   const { t } = useTranslation();
   const fields = useQuery(searchFieldsQuery(orgId, scope));
@@ -63,27 +69,42 @@ export function FieldSidebar({
             const expanded = open === field.name;
             return (
               <Box key={field.name}>
-                <UnstyledButton
-                  w="100%"
-                  aria-expanded={expanded}
-                  onClick={() => setOpen(expanded ? null : field.name)}
-                >
-                  <Group justify="space-between" wrap="nowrap" gap={4}>
-                    <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
-                      {expanded ? (
-                        <IconChevronDown size={14} aria-hidden />
-                      ) : (
-                        <IconChevronRight size={14} aria-hidden />
-                      )}
-                      <Text size="sm" ff="monospace" truncate>
-                        {field.name}
-                      </Text>
+                <Group gap={2} wrap="nowrap">
+                  <UnstyledButton
+                    style={{ flex: 1, minWidth: 0 }}
+                    aria-expanded={expanded}
+                    onClick={() => setOpen(expanded ? null : field.name)}
+                  >
+                    <Group justify="space-between" wrap="nowrap" gap={4}>
+                      <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
+                        {expanded ? (
+                          <IconChevronDown size={14} aria-hidden />
+                        ) : (
+                          <IconChevronRight size={14} aria-hidden />
+                        )}
+                        <Text size="sm" ff="monospace" truncate>
+                          {field.name}
+                        </Text>
+                      </Group>
+                      <Badge size="sm" variant="light" color="gray">
+                        {field.count}
+                      </Badge>
                     </Group>
-                    <Badge size="sm" variant="light" color="gray">
-                      {field.count}
-                    </Badge>
-                  </Group>
-                </UnstyledButton>
+                  </UnstyledButton>
+                  {onAddColumn && !FIXED_COLUMNS.includes(field.name) && !columns.includes(field.name) && (
+                    <Tooltip label={t('events.columnPicker.addFromSidebar', { field: field.name })}>
+                      <ActionIcon
+                        size="xs"
+                        variant="subtle"
+                        color="gray"
+                        aria-label={t('events.columnPicker.addFromSidebar', { field: field.name })}
+                        onClick={() => onAddColumn(field.name)}
+                      >
+                        <IconColumns size={12} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </Group>
                 {expanded && (
                   <FieldValues orgId={orgId} scope={scope} field={field.name} onFilter={onFilter} />
                 )}

@@ -6,6 +6,7 @@ import {
   searchResponseSchema,
   type SearchRequest,
 } from '@vigil/contracts';
+import { andQueries, buildQuery } from '@vigil/query';
 import { apiFetch, ApiRequestError } from '../../lib/api';
 import { shouldRetryQuery } from '../../lib/query';
 import { orgPath } from '../assets/queries';
@@ -51,20 +52,25 @@ export const histogramQuery = (orgId: string, scope: SearchScope) =>
     retry,
   });
 
-/** GET /api/org/:orgId/search/fields: the fields of the latest events of the range. */
+/**
+ * GET /api/org/:orgId/search/fields: the fields of the latest events of the search, its filters
+ * written into the query (the call takes a query only).
+ */
 export const searchFieldsQuery = (orgId: string, scope: SearchScope) =>
   queryOptions({
     queryKey: [
       ...eventsKey(orgId),
       'fields',
       scope.query,
+      scope.filters,
       scope.begin,
       scope.end,
       scope.intervalType,
     ] as const,
     queryFn: ({ signal }) => {
       const params = new URLSearchParams();
-      if (scope.query) params.set('query', scope.query);
+      const query = andQueries(scope.query, buildQuery(scope.filters));
+      if (query) params.set('query', query);
       if (scope.begin !== undefined) params.set('begin', String(scope.begin));
       if (scope.end !== undefined) params.set('end', String(scope.end));
       if (scope.intervalType) params.set('intervalType', scope.intervalType);

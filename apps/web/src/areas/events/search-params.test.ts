@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addFilterValue, removeFilterValue, searchScope, validateEventSearch } from './search-params';
+import {
+  addFilterValue,
+  columnProblem,
+  columnValue,
+  removeFilterValue,
+  searchScope,
+  validateEventSearch,
+} from './search-params';
 
 describe('event search address', () => {
   it('keeps valid values only, the default range left out', () => {
@@ -51,5 +58,36 @@ describe('event search address', () => {
       { field: 'host', values: ['c'], exclude: true },
     ]);
     expect(removeFilterValue(filters, 1, 'c')).toEqual([{ field: 'host', values: ['a', 'b'] }]);
+  });
+
+  it('keeps field columns that are named, new and not fixed, and a sort field other than the time', () => {
+    expect(
+      validateEventSearch({ columns: '["action","host","action"," ",7]', sortField: 'action' }),
+    ).toMatchObject({ columns: ['action', '7'], sortField: 'action' });
+    expect(validateEventSearch({ columns: 'nonsense', sortField: 'timestamp' })).toMatchObject({
+      columns: undefined,
+      sortField: undefined,
+    });
+  });
+
+  it('checks a new column: named, not shown yet, a field of the events, within the maximum', () => {
+    const known = ['action', 'host', 'geo.country'];
+    expect(columnProblem([], ' ', known)).toBe('events.columnPicker.required');
+    expect(columnProblem([], 'host', known)).toBe('events.columnPicker.duplicate');
+    expect(columnProblem(['action'], 'action', known)).toBe('events.columnPicker.duplicate');
+    expect(columnProblem([], 'nosuch', known)).toBe('events.columnPicker.unknown');
+    expect(columnProblem(Array.from({ length: 50 }, (_, i) => `f${i}`), 'action', known)).toBe(
+      'events.columnPicker.tooMany',
+    );
+    expect(columnProblem([], ' geo.country ', known)).toBeNull();
+  });
+
+  it('reads a column from nested fields or a dotted key', () => {
+    const fields = { geo: { country: 'NL' }, 'a.b': 'flat', n: 3, none: null };
+    expect(columnValue(fields, 'geo.country')).toBe('NL');
+    expect(columnValue(fields, 'a.b')).toBe('flat');
+    expect(columnValue(fields, 'n')).toBe('3');
+    expect(columnValue(fields, 'none')).toBe('');
+    expect(columnValue(fields, 'geo')).toBe('{"country":"NL"}');
   });
 });

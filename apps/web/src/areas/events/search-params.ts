@@ -1,5 +1,6 @@
 import {
   EVENT_FIELD_NAME_MAX_LENGTH,
+  SEARCH_CSV_MAX_EXTRA_COLUMNS,
   SEARCH_INTERVAL_TYPES,
   type SearchFilter,
   type SearchIntervalType,
@@ -23,7 +24,11 @@ export interface EventSearch {
   intervalType?: SearchIntervalType;
   /** Click-to-filter chips, sent as the request's `filters`. */
   filters?: SearchFilter[];
-  /** Ascending time order; descending (newest first) when absent. */
+  /** Field columns shown after the fixed ones, in order; also the CSV download's extra columns. */
+  columns?: string[];
+  /** The field the results are sorted by; the time when absent. */
+  sortField?: string;
+  /** Ascending order; descending (newest first) when absent. */
   sort?: 'asc';
   /** 1-based. */
   page?: number;
@@ -64,6 +69,62 @@ function readFilters(value: unknown): SearchFilter[] | undefined {
   return filters.length > 0 ? filters : undefined;
 }
 
+const sortFieldOf = (field: string | undefined) =>
+  field && field !== 'timestamp' && field.length <= EVENT_FIELD_NAME_MAX_LENGTH ? field : undefined;
+
+/** The fixed result columns, by their query-language names: never an extra column. */
+export const FIXED_COLUMNS = ['timestamp', 'host', 'src_ip', 'dst_ip', 'user_name', 'data_source', 'message'];
+
+function readColumns(value: unknown): string[] | undefined {
+  let list = value;
+  if (typeof list === 'string') {
+    try {
+      list = JSON.parse(list) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  if (!Array.isArray(list)) return undefined;
+  const columns: string[] = [];
+  for (const item of list as unknown[]) {
+    const name = text(item)?.trim();
+    if (!name || name.length > EVENT_FIELD_NAME_MAX_LENGTH) continue;
+    if (FIXED_COLUMNS.includes(name) || columns.includes(name)) continue;
+    columns.push(name);
+  }
+  return columns.length > 0 ? columns.slice(0, SEARCH_CSV_MAX_EXTRA_COLUMNS) : undefined;
+}
+
+/**
+ * Why `name` cannot be added as a column (spec 3 section 5: not empty, not a duplicate, an existing
+ * field, at most the maximum count): a message key, or null when it can.
+ */
+export function columnProblem(
+  columns: readonly string[],
+  name: string,
+  knownFields: readonly string[],
+): string | null {
+  const trimmed = name.trim();
+  if (trimmed === '') return 'events.columnPicker.required';
+  if (FIXED_COLUMNS.includes(trimmed) || columns.includes(trimmed)) return 'events.columnPicker.duplicate';
+  if (!knownFields.includes(trimmed)) return 'events.columnPicker.unknown';
+  if (columns.length >= SEARCH_CSV_MAX_EXTRA_COLUMNS) return 'events.columnPicker.tooMany';
+  return null;
+}
+
+/** The value of a field column: a dotted name reads nested fields, else the key as it is. */
+export function columnValue(fields: Record<string, unknown>, name: string): string {
+  let value: unknown = Object.hasOwn(fields, name) ? fields[name] : undefined;
+  if (value === undefined) {
+    value = name.split('.').reduce<unknown>((node, key) => {
+      if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+      return (node as Record<string, unknown>)[key];
+    }, fields);
+  }
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 /** The route's search validator: keeps the keys it knows, each only with a valid, non-default value. */
 export function validateEventSearch(search: Record<string, unknown>): EventSearch {
   const begin = validTime(text(search.begin));
@@ -76,6 +137,8 @@ export function validateEventSearch(search: Record<string, unknown>): EventSearc
     end,
     intervalType: interval === DEFAULT_INTERVAL_TYPE ? undefined : interval,
     filters: readFilters(search.filters),
+    columns: readColumns(search.columns),
+    sortField: sortFieldOf(text(search.sortField)),
     sort: search.sort === 'asc' ? 'asc' : undefined,
     page: Number.isInteger(page) && page > 1 ? page : undefined,
   };

@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   Alert,
   Button,
   Card,
@@ -12,7 +13,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconBookmark, IconDownload, IconHistory, IconListSearch } from '@tabler/icons-react';
+import { IconBookmark, IconDownload, IconHistory, IconListSearch, IconX } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { createLazyRoute, useNavigate } from '@tanstack/react-router';
 import {
@@ -35,6 +36,7 @@ import { ListPager, pageRange } from '../../shell/list-pager';
 import { LoadFailed, LoadingLine } from '../../shell/query-status';
 import { SortableHeader } from '../../shell/sortable-header';
 import { orgPath } from '../assets/queries';
+import { ColumnPicker } from './column-picker';
 import { EventDetail } from './event-detail';
 import { FieldSidebar, FilterChips } from './field-sidebar';
 import { useEventTime } from './format';
@@ -44,6 +46,7 @@ import { QueryBar, type QuerySyntaxError } from './query-bar';
 import { SavedQueryDialog } from './saved-query-dialog';
 import {
   addFilterValue,
+  columnValue,
   DEFAULT_INTERVAL_TYPE,
   fromLocalInput,
   hasAbsoluteRange,
@@ -139,8 +142,10 @@ function EventSearchView() {
   const scope = searchScope(search);
   const page = search.page ?? 1;
   const sortOrder = search.sort === 'asc' ? 'asc' : 'desc';
+  const sortField = search.sortField ?? 'timestamp';
+  const columns = search.columns ?? [];
   const results = useQuery({
-    ...eventSearchQuery(orgId, scope, { sortField: 'timestamp', sortOrder, pageSize, pageNumber: page }),
+    ...eventSearchQuery(orgId, scope, { sortField, sortOrder, pageSize, pageNumber: page }),
     placeholderData: keepPreviousData,
   });
   const histogram = useQuery(histogramQuery(orgId, scope));
@@ -181,12 +186,27 @@ function EventSearchView() {
     mutationFn: async () => {
       const blob = await apiFetchFile(`${orgPath(orgId)}/search/csv`, {
         method: 'POST',
-        body: { ...scope, sortField: 'timestamp', sortOrder, columns: [] },
+        body: { ...scope, sortField, sortOrder, columns },
       });
       saveBlob(blob, 'events.csv');
     },
     meta: { errorKey: 'events.results.exportFailed' },
   });
+
+  /** Sorts by `field` (undefined: the time), newest or largest first; the same field again flips the order. */
+  const sortBy = (field: string | undefined) =>
+    update({
+      sortField: field,
+      sort: (field ?? 'timestamp') === sortField && sortOrder === 'desc' ? 'asc' : undefined,
+    });
+  const addColumn = (name: string) => update({ columns: [...columns, name] });
+  const removeColumn = (name: string) => {
+    const rest = columns.filter((column) => column !== name);
+    update({
+      columns: rest.length > 0 ? rest : undefined,
+      ...(sortField === name && { sortField: undefined, sort: undefined }),
+    });
+  };
 
   const rangeValue = hasAbsoluteRange(search) ? CUSTOM : (search.intervalType ?? DEFAULT_INTERVAL_TYPE);
   const total = results.data?.total ?? 0;
@@ -296,6 +316,8 @@ function EventSearchView() {
               onFilter={(field, value, exclude) =>
                 update({ filters: addFilterValue(search.filters ?? [], field, value, exclude) })
               }
+              columns={columns}
+              onAddColumn={addColumn}
             />
           </Card>
         </Grid.Col>
@@ -303,7 +325,11 @@ function EventSearchView() {
           <Stack gap="sm">
             {histogram.data?.buckets && histogram.data.buckets.length > 0 && (
               <Card withBorder padding="sm">
-                <HitsHistogram buckets={histogram.data.buckets} interval={histogram.data.interval} />
+                <HitsHistogram
+                  buckets={histogram.data.buckets}
+                  interval={histogram.data.interval}
+                  onZoom={(begin, end) => update({ begin, end, intervalType: undefined })}
+                />
               </Card>
             )}
             {results.isPending ? (
@@ -335,16 +361,19 @@ function EventSearchView() {
                       total,
                     })}
                   </Text>
-                  <Button
-                    variant="default"
-                    size="xs"
-                    leftSection={<IconDownload size={14} />}
-                    loading={exportCsv.isPending}
-                    onClick={() => exportCsv.mutate()}
-                    title={t('events.results.exportHint', { count: SEARCH_CSV_MAX_ROWS })}
-                  >
-                    {t('events.results.export')}
-                  </Button>
+                  <Group gap="xs">
+                    <ColumnPicker orgId={orgId} scope={scope} columns={columns} onAdd={addColumn} />
+                    <Button
+                      variant="default"
+                      size="xs"
+                      leftSection={<IconDownload size={14} />}
+                      loading={exportCsv.isPending}
+                      onClick={() => exportCsv.mutate()}
+                      title={t('events.results.exportHint', { count: SEARCH_CSV_MAX_ROWS })}
+                    >
+                      {t('events.results.export')}
+                    </Button>
+                  </Group>
                 </Group>
                 {total > SEARCH_MAX_RESULT_WINDOW && (
                   <Alert color="blue" variant="light">
@@ -356,9 +385,9 @@ function EventSearchView() {
                     <Table.Thead>
                       <Table.Tr>
                         <SortableHeader
-                          sorted
+                          sorted={sortField === 'timestamp'}
                           desc={sortOrder === 'desc'}
-                          onSort={() => update({ sort: sortOrder === 'desc' ? 'asc' : undefined })}
+                          onSort={() => sortBy(undefined)}
                           style={{ minWidth: 170 }}
                         >
                           {t('events.columns.timestamp')}
@@ -368,6 +397,29 @@ function EventSearchView() {
                         <Table.Th>{t('events.columns.dstIp')}</Table.Th>
                         <Table.Th>{t('events.columns.userName')}</Table.Th>
                         <Table.Th>{t('events.columns.dataSource')}</Table.Th>
+                        {columns.map((name) => (
+                          <SortableHeader
+                            key={name}
+                            sorted={sortField === name}
+                            desc={sortOrder === 'desc'}
+                            onSort={() => sortBy(name)}
+                            actions={
+                              <ActionIcon
+                                size="xs"
+                                variant="subtle"
+                                color="gray"
+                                aria-label={t('events.columnPicker.remove', { name })}
+                                onClick={() => removeColumn(name)}
+                              >
+                                <IconX size={12} />
+                              </ActionIcon>
+                            }
+                          >
+                            <Text span size="sm" fw={600} ff="monospace">
+                              {name}
+                            </Text>
+                          </SortableHeader>
+                        ))}
                         <Table.Th>{t('events.columns.message')}</Table.Th>
                       </Table.Tr>
                     </Table.Thead>
@@ -389,6 +441,11 @@ function EventSearchView() {
                           <Table.Td ff="monospace">{event.dstIp ?? '—'}</Table.Td>
                           <Table.Td>{event.userName ?? '—'}</Table.Td>
                           <Table.Td>{event.dataSource ?? '—'}</Table.Td>
+                          {columns.map((name) => (
+                            <Table.Td key={name} ff="monospace">
+                              {columnValue(event.fields, name) || '—'}
+                            </Table.Td>
+                          ))}
                           <Table.Td>
                             <Text size="sm" lineClamp={2} ff="monospace" style={{ wordBreak: 'break-all' }}>
                               {event.message}
@@ -416,7 +473,16 @@ function EventSearchView() {
         </Grid.Col>
       </Grid>
 
-      <EventDetail event={selected} onClose={() => setSelected(null)} />
+      <EventDetail
+        event={selected}
+        onClose={() => setSelected(null)}
+        onSearchAround={({ query, begin, end }) => {
+          setSelected(null);
+          setSyntaxError(null);
+          recordSearch(recentOf({ query }));
+          update({ query, begin, end, intervalType: undefined, filters: undefined });
+        }}
+      />
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { Event } from '@vigil/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apiError, stubApi, type StubRoute } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID } from '../../test/session-fixtures';
@@ -129,7 +129,7 @@ describe('event search', { timeout: 30_000 }, () => {
     const table = screen.getByRole('table', { name: 'Events found' });
     expect(within(table).getByText('fw02')).toBeInTheDocument();
     expect(
-      screen.getByRole('img', { name: /Hits over time: 120 events in 2 intervals of 1h/ }),
+      screen.getByRole('group', { name: /Hits over time: 120 events in 2 intervals of 1h/ }),
     ).toBeInTheDocument();
 
     // Sorting by time flips the order.
@@ -195,5 +195,99 @@ describe('event search', { timeout: 30_000 }, () => {
     expect(within(drawer).getByRole('button', { name: /8\.8\.8\.8/ })).toBeInTheDocument();
     expect(within(drawer).getByRole('button', { name: new RegExp('a'.repeat(64)) })).toBeInTheDocument();
     expect(within(drawer).getByText('accept')).toBeInTheDocument();
+  });
+
+  it('searches every event or the host of an event 1 or 5 minutes around it', async () => {
+    const fetchMock = stubApi({ ...routes(), [`GET ${base}/ip/assets`]: { body: { items: [] } } });
+    const { user, router } = renderApp(`/search?orgId=${HOME_ORG_ID}&query=action:accept&intervalType=7D`);
+    await user.click((await screen.findAllByText('connection accepted'))[0]!.closest('tr')!);
+    const drawer = await screen.findByRole('dialog', { name: 'Event details' });
+
+    await user.click(within(drawer).getByRole('button', { name: 'Search around' }));
+    const hostGroup = await screen.findByText('Events of fw01');
+    expect(screen.getByText('Every event')).toBeInTheDocument();
+    const items = screen.getAllByRole('menuitem', { name: 'Search ±5 minutes' });
+    expect(items).toHaveLength(2);
+    expect(hostGroup).toBeInTheDocument();
+    await user.click(items[1]!);
+
+    await waitFor(() =>
+      expect(searches(fetchMock).at(-1)).toMatchObject({
+        query: 'host:"fw01"',
+        begin: '2026-03-01T09:55:00.000Z',
+        end: '2026-03-01T10:05:00.000Z',
+      }),
+    );
+    expect(router.state.location.search).not.toHaveProperty('intervalType');
+    expect(screen.getByRole('textbox', { name: 'Query' })).toHaveValue('host:"fw01"');
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Event details' })).not.toBeInTheDocument(),
+    );
+  });
+
+  it('zooms into a histogram bar by click or keyboard', async () => {
+    const fetchMock = stubApi(routes());
+    const { user } = renderApp(`/search?orgId=${HOME_ORG_ID}`);
+    await screen.findAllByText('connection accepted');
+
+    const bar = screen.getByRole('button', { name: /Zoom in on .*: 50/ });
+    bar.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(searches(fetchMock).at(-1)).toMatchObject({
+        begin: '2026-03-01T10:00:00.000Z',
+        end: '2026-03-01T10:59:59.999Z',
+      }),
+    );
+  });
+
+  it('adds field columns by the column rules, sorts by them, sends them with the CSV and removes them', async () => {
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:events'), revokeObjectURL: vi.fn() }),
+    );
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const fetchMock = stubApi({ ...routes(), [`POST ${base}/search/csv`]: { body: 'timestamp\n' } });
+    const { user } = renderApp(
+      `/search?orgId=${HOME_ORG_ID}&filters=${encodeURIComponent(
+        JSON.stringify([{ field: 'host', values: ['fw01'] }]),
+      )}`,
+    );
+    await screen.findAllByText('connection accepted');
+
+    await user.click(screen.getByRole('button', { name: 'Columns' }));
+    const field = await screen.findByRole('combobox', { name: 'Field to show as a column' });
+    await user.click(screen.getByRole('button', { name: 'Add column' }));
+    expect(await screen.findByText('Enter a field name.')).toBeInTheDocument();
+    await user.type(field, 'host');
+    await user.click(screen.getByRole('button', { name: 'Add column' }));
+    expect(await screen.findByText('This column is shown already.')).toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, 'nosuch');
+    await user.click(screen.getByRole('button', { name: 'Add column' }));
+    expect(await screen.findByText('No event of this search has this field.')).toBeInTheDocument();
+    // The fields offered are those of the search with its filters.
+    const fieldsCall = fetchMock.mock.calls.find(([url]) => String(url).startsWith(`${base}/search/fields`));
+    expect(new URL(String(fieldsCall?.[0]), 'http://x').searchParams.get('query')).toBe('host:"fw01"');
+    await user.clear(field);
+    await user.type(field, 'action');
+    await user.click(screen.getByRole('button', { name: 'Add column' }));
+
+    const table = await screen.findByRole('table', { name: 'Events found' });
+    expect(await within(table).findAllByText('accept')).toHaveLength(2);
+    await user.click(within(table).getByRole('button', { name: /^action/ }));
+    await waitFor(() =>
+      expect(searches(fetchMock).at(-1)).toMatchObject({ sortField: 'action', sortOrder: 'desc' }),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect((click.mock.contexts.at(-1) as HTMLAnchorElement).download).toBe('events.csv');
+    const csv = fetchMock.mock.calls.find(([url]) => String(url) === `${base}/search/csv`);
+    expect(requestBody(csv?.[1])).toMatchObject({ columns: ['action'], sortField: 'action' });
+
+    await user.click(within(table).getByRole('button', { name: 'Remove column action' }));
+    await waitFor(() => expect(within(table).queryByText('accept')).not.toBeInTheDocument());
+    expect(searches(fetchMock).at(-1)).toMatchObject({ sortField: 'timestamp' });
   });
 });
