@@ -1,11 +1,19 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/database';
 import { seedOrg } from '../../test/fixtures';
 import type { Database } from '../db/client';
 import { events } from '../modules/events/tables';
 import { seedAssetsDemo } from './assets';
-import { DEMO_EVENTS_PER_ORG, seedEventsDemo } from './events';
+import { and, eq, sql } from 'drizzle-orm';
+import { assets } from '../modules/assets/tables';
+import { inputTokens } from '../modules/tokens/tables';
+import {
+  DEMO_EVENTS_PER_ORG,
+  DEMO_TRICKLE_TOKEN,
+  seedEventsDemo,
+  seedTrickleTokens,
+  trickleDemoEvents,
+} from './events';
 
 let database: Database;
 const orgIds = { harbor: '', prairie: '', coastal: '' };
@@ -41,6 +49,35 @@ describe('demo events', () => {
       expect(row.strangers).toBe(0);
       expect(now.getTime() - new Date(row.oldest).getTime()).toBeGreaterThan(20 * 86_400_000);
       expect(new Date(row.newest).getTime()).toBeLessThanOrEqual(now.getTime());
+    }
+  });
+
+  it('trickles a minute of events for banks holding an active trickle token, keeping key assets up', async () => {
+    const db = database.db;
+    await seedTrickleTokens(db, Object.values(orgIds));
+    await db
+      .update(inputTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(inputTokens.orgId, orgIds.coastal), eq(inputTokens.description, DEMO_TRICKLE_TOKEN)));
+    const later = new Date(now.getTime() + 3_600_000);
+
+    const written = await trickleDemoEvents(db, later);
+
+    const fresh = await db
+      .select({ orgId: events.orgId, total: sql<number>`count(*)::int` })
+      .from(events)
+      .where(sql`${events.ts} > ${now.toISOString()}::timestamptz`)
+      .groupBy(events.orgId);
+    expect(fresh.map((row) => row.orgId).sort()).toEqual([orgIds.harbor, orgIds.prairie].sort());
+    expect(fresh.reduce((sum, row) => sum + row.total, 0)).toBe(written);
+    // Every high-importance asset of a trickling bank has sent data within the minute.
+    const key = await db
+      .select({ orgId: assets.orgId, dataLastSent: assets.dataLastSent })
+      .from(assets)
+      .where(and(eq(assets.orgId, orgIds.harbor), eq(assets.importance, 'high')));
+    expect(key.length).toBeGreaterThan(0);
+    for (const asset of key) {
+      expect(asset.dataLastSent!.getTime()).toBeGreaterThan(later.getTime() - 61_000);
     }
   });
 });

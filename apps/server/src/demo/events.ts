@@ -1,8 +1,13 @@
 import type { EventInput } from '@vigil/contracts';
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, or } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { assetAddresses, assets } from '../modules/assets/tables';
+import { ingestEventRows } from '../modules/events/pipeline';
 import { eventRow, insertEventRows } from '../modules/events/store';
+import { newCredentials } from '../modules/tokens/service';
+import { inputTokens } from '../modules/tokens/tables';
+import type { JobRunner } from '../platform/jobs';
 import { generator } from './random';
 
 /*
@@ -43,9 +48,9 @@ interface Source {
   ip: string | null;
 }
 
-async function sourcesOf(db: Db, orgId: string): Promise<Source[]> {
+async function sourcesOf(db: Db, orgId: string): Promise<(Source & { importance: string })[]> {
   const rows = await db
-    .select({ hostnames: assets.hostnames, ip: assetAddresses.ip })
+    .select({ hostnames: assets.hostnames, ip: assetAddresses.ip, importance: assets.importance })
     .from(assets)
     .leftJoin(assetAddresses, and(eq(assetAddresses.assetId, assets.id), isNotNull(assetAddresses.ip)))
     .where(and(eq(assets.orgId, orgId), eq(assets.active, true)))
@@ -53,7 +58,7 @@ async function sourcesOf(db: Db, orgId: string): Promise<Source[]> {
     .limit(200);
   return rows
     .filter((row) => row.hostnames.length > 0)
-    .map((row) => ({ hostname: row.hostnames[0]!, ip: row.ip }));
+    .map((row) => ({ hostname: row.hostnames[0]!, ip: row.ip, importance: row.importance }));
 }
 
 function demoEvent(random: ReturnType<typeof generator>, source: Source, at: Date): EventInput {
@@ -143,4 +148,70 @@ export async function seedEventsDemo(db: Db, orgIds: readonly string[], now = ne
     written += await insertEventRows(db, rows);
   }
   return written;
+}
+
+/**
+ * The demo trickle's API token, one per demo bank: the generator writes events of the organisations
+ * holding an active one, so revoking it on the input-tokens page stops that bank's trickle. Its secret
+ * is never shown: the generator writes through the pipeline directly.
+ */
+export const DEMO_TRICKLE_TOKEN = 'Demo event generator (keeps events flowing while the demo runs)';
+
+export async function seedTrickleTokens(db: Db, orgIds: readonly string[]): Promise<void> {
+  for (const orgId of orgIds) {
+    const { key, secretHash } = newCredentials();
+    await db
+      .insert(inputTokens)
+      .values({ orgId, kind: 'API', key, secretHash, description: DEMO_TRICKLE_TOKEN });
+  }
+}
+
+/** Events a minute from each demo bank besides one from each of its high-importance sources. */
+const TRICKLE_EVENTS_PER_MINUTE = 12;
+
+/**
+ * One minute of demo events for every organisation holding an active trickle token, through the
+ * ingest pipeline (custom parsers, classifiers, asset detection), so that searches of the last hour
+ * have fresh data and high-importance demo assets keep sending. Answers the events written.
+ */
+export async function trickleDemoEvents(db: Db, now = new Date(), log?: FastifyBaseLogger): Promise<number> {
+  const tokens = await db
+    .select({ id: inputTokens.id, orgId: inputTokens.orgId })
+    .from(inputTokens)
+    .where(
+      and(
+        eq(inputTokens.kind, 'API'),
+        eq(inputTokens.description, DEMO_TRICKLE_TOKEN),
+        isNull(inputTokens.revokedAt),
+        or(isNull(inputTokens.expiresAt), gt(inputTokens.expiresAt, now)),
+      ),
+    );
+  let written = 0;
+  const random = generator(now.getTime() % 2_147_483_647);
+  for (const token of tokens) {
+    const sources = await sourcesOf(db, token.orgId);
+    if (sources.length === 0) continue;
+    const picked = [
+      ...sources.filter((source) => source.importance === 'high'),
+      ...Array.from({ length: TRICKLE_EVENTS_PER_MINUTE }, () => random.pick(sources)),
+    ];
+    const rows = picked.map((source, n) => {
+      const at = new Date(now.getTime() - random.next() * 60_000);
+      return eventRow(token.orgId, demoEvent(random, source, at), now, n);
+    });
+    written += await ingestEventRows(db, token.orgId, rows, log);
+    await db.update(inputTokens).set({ lastUsedAt: now }).where(eq(inputTokens.id, token.id));
+  }
+  return written;
+}
+
+/** The demo trickle, every minute. */
+export function defineDemoJobs(jobs: JobRunner, db: Db) {
+  jobs.define({
+    name: 'demo.events',
+    cron: '* * * * *',
+    expireInSeconds: 120,
+    retry: { retryLimit: 0 },
+    handler: async () => void (await trickleDemoEvents(db)),
+  });
 }

@@ -71,7 +71,7 @@ const snapshot = (token: InputTokenRow) => ({
 });
 
 /** A fresh public key and secret; only the secret's hash is stored. */
-function newCredentials() {
+export function newCredentials() {
   const key = `${TOKEN_KEY_PREFIX}${newToken().slice(0, 24)}`;
   const secret = newToken();
   return { key, secret, secretHash: hashToken(secret) };
