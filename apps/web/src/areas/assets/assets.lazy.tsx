@@ -47,7 +47,7 @@ import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
 import { ActionIconLink, AnchorLink, ButtonLink } from '../../shell/links';
 import { ListPager } from '../../shell/list-pager';
-import { LoadFailed, LoadingLine } from '../../shell/query-status';
+import { ListStates } from '../../shell/query-status';
 import { SortableHeader } from '../../shell/sortable-header';
 import { ImportanceDots, LabelBadges, TrackedBadge } from './asset-badges';
 import { AssetDialog, useDateTime } from './asset-dialog';
@@ -338,143 +338,142 @@ function AssetList() {
         )}
       </Group>
 
-      {assets.isPending ? (
-        <LoadingLine label={t('assets.list.loading')} />
-      ) : assets.isError ? (
-        <LoadFailed
-          title={t('assets.list.loadFailed')}
-          error={assets.error}
-          onRetry={() => void assets.refetch()}
-        />
-      ) : assets.data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconServer size={32} stroke={1.5} />}
-          withIndicatorBackground
-          title={t(
-            filtered
-              ? 'assets.list.emptyFilteredTitle'
-              : search.lastSeenAfter === ANY_TIME
-                ? 'assets.list.emptyTitle'
-                : 'assets.list.emptyRecentTitle',
-          )}
-          description={t(
-            filtered
-              ? 'assets.list.emptyFiltered'
-              : search.lastSeenAfter === ANY_TIME
-                ? 'assets.list.emptyMessage'
-                : 'assets.list.emptyRecent',
-            { days: ASSET_LAST_SEEN_WINDOW_DAYS },
-          )}
-        />
-      ) : (
-        <>
-          <Table.ScrollContainer minWidth={1400}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  {COLUMNS.map(({ field, label, minWidth }) =>
-                    field === null ? (
-                      <Table.Th key={label} style={{ minWidth }}>
-                        {t(label)}
-                      </Table.Th>
-                    ) : (
-                      <SortableHeader
-                        key={field}
-                        style={{ minWidth }}
-                        sorted={sortBy === field}
-                        desc={desc}
-                        onSort={() => toggleSort(field)}
-                      >
-                        {t(label)}
-                      </SortableHeader>
-                    ),
-                  )}
-                  <Table.Th>
-                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {assets.data.items.map((asset) => {
-                  const addresses = asset.ipMacPairs
-                    .flatMap((pair) => [pair.ip ?? pair.mac ?? ''])
-                    .filter(Boolean);
-                  return (
-                    <Table.Tr
-                      key={asset.id}
-                      style={{ cursor: 'pointer' }}
-                      onClick={() => setDialog({ asset })}
-                    >
-                      <Table.Td>
-                        <UnstyledButton
-                          onClick={(event) => {
-                            event.stopPropagation();
-                            setDialog({ asset });
-                          }}
-                          aria-label={t('assets.list.openNamed', { name: asset.name })}
-                        >
-                          <Text size="sm" fw={500} c="blue">
-                            {asset.name}
-                          </Text>
-                        </UnstyledButton>
-                        {asset.hostnames[0] && (
-                          <Text size="xs" c="dimmed">
-                            {asset.hostnames[0]}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <ImportanceDots importance={asset.importance} />
-                      </Table.Td>
-                      <Table.Td>
-                        <TrackedBadge tracked={asset.tracked} />
-                      </Table.Td>
-                      <Table.Td>
-                        <LabelBadges labels={asset.labels} />
-                      </Table.Td>
-                      <Table.Td>{asset.tag ?? '—'}</Table.Td>
-                      <Table.Td>{asset.owner ?? '—'}</Table.Td>
-                      <Table.Td>
-                        <Text size="sm" ff="monospace">
-                          {addresses.slice(0, ROW_ADDRESSES).join(', ') || '—'}
-                        </Text>
-                        {addresses.length > ROW_ADDRESSES && (
-                          <Text size="xs" c="dimmed">
-                            {t('assets.list.moreAddresses', { count: addresses.length - ROW_ADDRESSES })}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>{format(asset.lastSeen)}</Table.Td>
-                      <Table.Td>{format(asset.dataLastSent)}</Table.Td>
-                      <Table.Td>{format(asset.modifiedOn)}</Table.Td>
-                      <Table.Td>{format(asset.createdOn)}</Table.Td>
-                      <Table.Td>
-                        <Tooltip label={t('assets.list.detailsNamed', { name: asset.name })}>
-                          <ActionIconLink
-                            to="/assets/$assetId"
-                            params={{ assetId: asset.id }}
-                            variant="subtle"
-                            aria-label={t('assets.list.detailsNamed', { name: asset.name })}
-                            onClick={(event) => event.stopPropagation()}
-                          >
-                            <IconArrowRight size={16} />
-                          </ActionIconLink>
-                        </Tooltip>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <ListPager
-            page={page}
-            pageSize={pageSize}
-            total={total}
-            onChange={(next) => update({ page: next > 1 ? next : undefined })}
+      <ListStates
+        query={assets}
+        loadingLabel={t('assets.list.loading')}
+        failedTitle={t('assets.list.loadFailed')}
+        empty={
+          <EmptyState
+            icon={<IconServer size={32} stroke={1.5} />}
+            withIndicatorBackground
+            title={t(
+              filtered
+                ? 'assets.list.emptyFilteredTitle'
+                : search.lastSeenAfter === ANY_TIME
+                  ? 'assets.list.emptyTitle'
+                  : 'assets.list.emptyRecentTitle',
+            )}
+            description={t(
+              filtered
+                ? 'assets.list.emptyFiltered'
+                : search.lastSeenAfter === ANY_TIME
+                  ? 'assets.list.emptyMessage'
+                  : 'assets.list.emptyRecent',
+              { days: ASSET_LAST_SEEN_WINDOW_DAYS },
+            )}
           />
-        </>
-      )}
+        }
+      >
+        {(data) => (
+          <>
+            <Table.ScrollContainer minWidth={1400}>
+              <Table striped highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    {COLUMNS.map(({ field, label, minWidth }) =>
+                      field === null ? (
+                        <Table.Th key={label} style={{ minWidth }}>
+                          {t(label)}
+                        </Table.Th>
+                      ) : (
+                        <SortableHeader
+                          key={field}
+                          style={{ minWidth }}
+                          sorted={sortBy === field}
+                          desc={desc}
+                          onSort={() => toggleSort(field)}
+                        >
+                          {t(label)}
+                        </SortableHeader>
+                      ),
+                    )}
+                    <Table.Th>
+                      <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((asset) => {
+                    const addresses = asset.ipMacPairs
+                      .flatMap((pair) => [pair.ip ?? pair.mac ?? ''])
+                      .filter(Boolean);
+                    return (
+                      <Table.Tr
+                        key={asset.id}
+                        style={{ cursor: 'pointer' }}
+                        onClick={() => setDialog({ asset })}
+                      >
+                        <Table.Td>
+                          <UnstyledButton
+                            onClick={(event) => {
+                              event.stopPropagation();
+                              setDialog({ asset });
+                            }}
+                            aria-label={t('assets.list.openNamed', { name: asset.name })}
+                          >
+                            <Text size="sm" fw={500} c="blue">
+                              {asset.name}
+                            </Text>
+                          </UnstyledButton>
+                          {asset.hostnames[0] && (
+                            <Text size="xs" c="dimmed">
+                              {asset.hostnames[0]}
+                            </Text>
+                          )}
+                        </Table.Td>
+                        <Table.Td>
+                          <ImportanceDots importance={asset.importance} />
+                        </Table.Td>
+                        <Table.Td>
+                          <TrackedBadge tracked={asset.tracked} />
+                        </Table.Td>
+                        <Table.Td>
+                          <LabelBadges labels={asset.labels} />
+                        </Table.Td>
+                        <Table.Td>{asset.tag ?? '—'}</Table.Td>
+                        <Table.Td>{asset.owner ?? '—'}</Table.Td>
+                        <Table.Td>
+                          <Text size="sm" ff="monospace">
+                            {addresses.slice(0, ROW_ADDRESSES).join(', ') || '—'}
+                          </Text>
+                          {addresses.length > ROW_ADDRESSES && (
+                            <Text size="xs" c="dimmed">
+                              {t('assets.list.moreAddresses', { count: addresses.length - ROW_ADDRESSES })}
+                            </Text>
+                          )}
+                        </Table.Td>
+                        <Table.Td>{format(asset.lastSeen)}</Table.Td>
+                        <Table.Td>{format(asset.dataLastSent)}</Table.Td>
+                        <Table.Td>{format(asset.modifiedOn)}</Table.Td>
+                        <Table.Td>{format(asset.createdOn)}</Table.Td>
+                        <Table.Td>
+                          <Tooltip label={t('assets.list.detailsNamed', { name: asset.name })}>
+                            <ActionIconLink
+                              to="/assets/$assetId"
+                              params={{ assetId: asset.id }}
+                              variant="subtle"
+                              aria-label={t('assets.list.detailsNamed', { name: asset.name })}
+                              onClick={(event) => event.stopPropagation()}
+                            >
+                              <IconArrowRight size={16} />
+                            </ActionIconLink>
+                          </Tooltip>
+                        </Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <ListPager
+              page={page}
+              pageSize={pageSize}
+              total={total}
+              onChange={(next) => update({ page: next > 1 ? next : undefined })}
+            />
+          </>
+        )}
+      </ListStates>
 
       <AssetDialog opened={dialog !== null} asset={dialog?.asset ?? null} onClose={() => setDialog(null)} />
       <ConfirmDialog

@@ -41,7 +41,7 @@ import {
   restrictionsKey,
   restrictionsQuery,
 } from './metadata-queries';
-import { LoadFailed, LoadingLine } from '../../shell/query-status';
+import { ListStates } from '../../shell/query-status';
 
 export const Route = createLazyRoute('/settings/data-restrictions')({
   component: DataRestrictionsPage,
@@ -129,130 +129,129 @@ function RestrictionList() {
           </Button>
         )}
       </Group>
-      {restrictions.isPending ? (
-        <LoadingLine label={t('settings.dataRestrictions.loading')} />
-      ) : restrictions.isError ? (
-        <LoadFailed
-          title={t('settings.dataRestrictions.loadFailed')}
-          error={restrictions.error}
-          onRetry={() => void restrictions.refetch()}
-        />
-      ) : restrictions.data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconFilterOff size={32} stroke={1.5} />}
-          withIndicatorBackground
-          title={t('settings.dataRestrictions.emptyTitle')}
-          description={t('settings.dataRestrictions.emptyMessage')}
-        />
-      ) : (
-        <>
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('settings.dataRestrictions.name')}</Table.Th>
-                  <Table.Th>{t('settings.dataRestrictions.includeQuery')}</Table.Th>
-                  <Table.Th>{t('settings.dataRestrictions.excludeQuery')}</Table.Th>
-                  <Table.Th>{t('settings.dataRestrictions.appliesTo')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {restrictions.data.items.map((restriction) => (
-                  <Table.Tr key={restriction.id}>
-                    <Table.Td>
-                      <Group gap="xs">
-                        <Text size="sm" fw={500}>
-                          {restriction.name}
+      <ListStates
+        query={restrictions}
+        loadingLabel={t('settings.dataRestrictions.loading')}
+        failedTitle={t('settings.dataRestrictions.loadFailed')}
+        empty={
+          <EmptyState
+            icon={<IconFilterOff size={32} stroke={1.5} />}
+            withIndicatorBackground
+            title={t('settings.dataRestrictions.emptyTitle')}
+            description={t('settings.dataRestrictions.emptyMessage')}
+          />
+        }
+      >
+        {(data) => (
+          <>
+            <Table.ScrollContainer minWidth={900}>
+              <Table striped verticalSpacing="sm">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('settings.dataRestrictions.name')}</Table.Th>
+                    <Table.Th>{t('settings.dataRestrictions.includeQuery')}</Table.Th>
+                    <Table.Th>{t('settings.dataRestrictions.excludeQuery')}</Table.Th>
+                    <Table.Th>{t('settings.dataRestrictions.appliesTo')}</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((restriction) => (
+                    <Table.Tr key={restriction.id}>
+                      <Table.Td>
+                        <Group gap="xs">
+                          <Text size="sm" fw={500}>
+                            {restriction.name}
+                          </Text>
+                          {restriction.deletedAt && (
+                            <Badge color="gray" variant="light">
+                              {t('settings.dataRestrictions.deletedBadge')}
+                            </Badge>
+                          )}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td maw={280}>
+                        <QueryText text={restriction.includeQuery} />
+                      </Table.Td>
+                      <Table.Td maw={280}>
+                        <QueryText text={restriction.excludeQuery} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">
+                          {[
+                            ...restriction.users.map((user) => user.fullName),
+                            ...restriction.orgs.map((org) => org.name),
+                          ].join(', ') || t('settings.dataRestrictions.nobody')}
                         </Text>
-                        {restriction.deletedAt && (
-                          <Badge color="gray" variant="light">
-                            {t('settings.dataRestrictions.deletedBadge')}
-                          </Badge>
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td maw={280}>
-                      <QueryText text={restriction.includeQuery} />
-                    </Table.Td>
-                    <Table.Td maw={280}>
-                      <QueryText text={restriction.excludeQuery} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">
-                        {[
-                          ...restriction.users.map((user) => user.fullName),
-                          ...restriction.orgs.map((org) => org.name),
-                        ].join(', ') || t('settings.dataRestrictions.nobody')}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button
-                          size="compact-sm"
-                          variant="subtle"
-                          aria-label={t('settings.dataRestrictions.usersNamed', { name: restriction.name })}
-                          onClick={() => setShowingUsers(restriction)}
-                        >
-                          {t('settings.dataRestrictions.users')}
-                        </Button>
-                        {canEdit && !restriction.deletedAt && (
-                          <>
-                            <Button
-                              size="compact-sm"
-                              variant="subtle"
-                              aria-label={t('settings.dataRestrictions.editNamed', {
-                                name: restriction.name,
-                              })}
-                              onClick={() => setEditing({ restriction })}
-                            >
-                              {t('common.edit')}
-                            </Button>
-                            <Button
-                              size="compact-sm"
-                              variant="subtle"
-                              color="red"
-                              aria-label={t('settings.dataRestrictions.deleteNamed', {
-                                name: restriction.name,
-                              })}
-                              onClick={() => setDeleting(restriction)}
-                            >
-                              {t('settings.dataRestrictions.delete')}
-                            </Button>
-                          </>
-                        )}
-                        {canEdit && restriction.deletedAt && (
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap="xs" justify="flex-end" wrap="nowrap">
                           <Button
                             size="compact-sm"
                             variant="subtle"
-                            aria-label={t('settings.dataRestrictions.restoreNamed', {
-                              name: restriction.name,
-                            })}
-                            loading={restore.isPending && restore.variables === restriction.id}
-                            onClick={() => restore.mutate(restriction.id)}
+                            aria-label={t('settings.dataRestrictions.usersNamed', { name: restriction.name })}
+                            onClick={() => setShowingUsers(restriction)}
                           >
-                            {t('settings.dataRestrictions.restore')}
+                            {t('settings.dataRestrictions.users')}
                           </Button>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {pages > 1 && (
-            <Pagination
-              total={pages}
-              value={pageNumber}
-              onChange={setPageNumber}
-              getControlProps={(control) => ({ 'aria-label': t(`settings.pagination.${control}`) })}
-            />
-          )}
-        </>
-      )}
+                          {canEdit && !restriction.deletedAt && (
+                            <>
+                              <Button
+                                size="compact-sm"
+                                variant="subtle"
+                                aria-label={t('settings.dataRestrictions.editNamed', {
+                                  name: restriction.name,
+                                })}
+                                onClick={() => setEditing({ restriction })}
+                              >
+                                {t('common.edit')}
+                              </Button>
+                              <Button
+                                size="compact-sm"
+                                variant="subtle"
+                                color="red"
+                                aria-label={t('settings.dataRestrictions.deleteNamed', {
+                                  name: restriction.name,
+                                })}
+                                onClick={() => setDeleting(restriction)}
+                              >
+                                {t('settings.dataRestrictions.delete')}
+                              </Button>
+                            </>
+                          )}
+                          {canEdit && restriction.deletedAt && (
+                            <Button
+                              size="compact-sm"
+                              variant="subtle"
+                              aria-label={t('settings.dataRestrictions.restoreNamed', {
+                                name: restriction.name,
+                              })}
+                              loading={restore.isPending && restore.variables === restriction.id}
+                              onClick={() => restore.mutate(restriction.id)}
+                            >
+                              {t('settings.dataRestrictions.restore')}
+                            </Button>
+                          )}
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            {pages > 1 && (
+              <Pagination
+                total={pages}
+                value={pageNumber}
+                onChange={setPageNumber}
+                getControlProps={(control) => ({ 'aria-label': t(`settings.pagination.${control}`) })}
+              />
+            )}
+          </>
+        )}
+      </ListStates>
       {editing && (
         <RestrictionForm orgId={orgId} restriction={editing.restriction} onClose={() => setEditing(null)} />
       )}

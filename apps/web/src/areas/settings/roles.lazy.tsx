@@ -25,7 +25,7 @@ import { GatedPage } from '../../shell/gated-page';
 import { accessKey, orgPath, rolesQuery } from './access-queries';
 import { RoleForm } from './role-form';
 import { useIsProviderStaff } from './user-drawer';
-import { LoadFailed, LoadingLine } from '../../shell/query-status';
+import { ListStates } from '../../shell/query-status';
 
 export const Route = createLazyRoute('/settings/roles')({
   component: RolesPage,
@@ -92,114 +92,113 @@ function RolesList() {
         </Group>
         {createButton}
       </Group>
-      {roles.isPending ? (
-        <LoadingLine label={t('settings.roles.loading')} />
-      ) : roles.isError ? (
-        <LoadFailed
-          title={t('settings.roles.loadFailed')}
-          error={roles.error}
-          onRetry={() => void roles.refetch()}
-        />
-      ) : roles.data.items.length === 0 ? (
-        <EmptyState
-          icon={<IconShieldLock size={32} stroke={1.5} />}
-          withIndicatorBackground
-          title={t('settings.roles.emptyTitle')}
-          description={t('settings.roles.emptyMessage')}
-        />
-      ) : (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('settings.roles.name')}</Table.Th>
-                <Table.Th>{t('settings.roles.description')}</Table.Th>
-                <Table.Th>{t('settings.roles.users')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {roles.data.items.map((role) => (
-                <Table.Tr key={role.id}>
-                  <Table.Td>
-                    <Group gap={6}>
-                      <Text size="sm" fw={500} td={role.deleted ? 'line-through' : undefined}>
-                        {role.name}
-                      </Text>
-                      <Badge size="xs" variant="light" color={role.shared ? 'gray' : 'blue'}>
-                        {t(
-                          role.provider
-                            ? 'settings.roles.provider'
-                            : role.shared
-                              ? 'settings.roles.shared'
-                              : 'settings.roles.custom',
-                        )}
-                      </Badge>
-                      {role.deleted && (
-                        <Badge size="xs" variant="light" color="red">
-                          {t('settings.roles.deleted')}
+      <ListStates
+        query={roles}
+        loadingLabel={t('settings.roles.loading')}
+        failedTitle={t('settings.roles.loadFailed')}
+        empty={
+          <EmptyState
+            icon={<IconShieldLock size={32} stroke={1.5} />}
+            withIndicatorBackground
+            title={t('settings.roles.emptyTitle')}
+            description={t('settings.roles.emptyMessage')}
+          />
+        }
+      >
+        {(data) => (
+          <Table.ScrollContainer minWidth={720}>
+            <Table striped highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('settings.roles.name')}</Table.Th>
+                  <Table.Th>{t('settings.roles.description')}</Table.Th>
+                  <Table.Th>{t('settings.roles.users')}</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((role) => (
+                  <Table.Tr key={role.id}>
+                    <Table.Td>
+                      <Group gap={6}>
+                        <Text size="sm" fw={500} td={role.deleted ? 'line-through' : undefined}>
+                          {role.name}
+                        </Text>
+                        <Badge size="xs" variant="light" color={role.shared ? 'gray' : 'blue'}>
+                          {t(
+                            role.provider
+                              ? 'settings.roles.provider'
+                              : role.shared
+                                ? 'settings.roles.shared'
+                                : 'settings.roles.custom',
+                          )}
                         </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" c="dimmed" lineClamp={2}>
-                      {role.description}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{role.userCount}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      {role.deleted ? (
-                        mayChange(role) && (
-                          <Button
-                            size="compact-sm"
-                            variant="subtle"
-                            loading={restore.isPending && restore.variables.id === role.id}
-                            onClick={() => restore.mutate(role)}
-                            aria-label={t('settings.roles.restoreNamed', { name: role.name })}
-                          >
-                            {t('settings.roles.restore')}
-                          </Button>
-                        )
-                      ) : (
-                        <>
-                          <Button
-                            size="compact-sm"
-                            variant="subtle"
-                            onClick={() => setEditing({ role })}
-                            aria-label={t(
-                              mayChange(role) ? 'settings.roles.editNamed' : 'settings.roles.viewNamed',
-                              {
-                                name: role.name,
-                              },
-                            )}
-                          >
-                            {t(mayChange(role) ? 'common.edit' : 'settings.roles.view')}
-                          </Button>
-                          {mayChange(role) && (
+                        {role.deleted && (
+                          <Badge size="xs" variant="light" color="red">
+                            {t('settings.roles.deleted')}
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" c="dimmed" lineClamp={2}>
+                        {role.description}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{role.userCount}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                        {role.deleted ? (
+                          mayChange(role) && (
                             <Button
                               size="compact-sm"
                               variant="subtle"
-                              color="red"
-                              onClick={() => setDeleting(role)}
-                              aria-label={t('settings.roles.deleteNamed', { name: role.name })}
+                              loading={restore.isPending && restore.variables.id === role.id}
+                              onClick={() => restore.mutate(role)}
+                              aria-label={t('settings.roles.restoreNamed', { name: role.name })}
                             >
-                              {t('settings.roles.delete')}
+                              {t('settings.roles.restore')}
                             </Button>
-                          )}
-                        </>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+                          )
+                        ) : (
+                          <>
+                            <Button
+                              size="compact-sm"
+                              variant="subtle"
+                              onClick={() => setEditing({ role })}
+                              aria-label={t(
+                                mayChange(role) ? 'settings.roles.editNamed' : 'settings.roles.viewNamed',
+                                {
+                                  name: role.name,
+                                },
+                              )}
+                            >
+                              {t(mayChange(role) ? 'common.edit' : 'settings.roles.view')}
+                            </Button>
+                            {mayChange(role) && (
+                              <Button
+                                size="compact-sm"
+                                variant="subtle"
+                                color="red"
+                                onClick={() => setDeleting(role)}
+                                aria-label={t('settings.roles.deleteNamed', { name: role.name })}
+                              >
+                                {t('settings.roles.delete')}
+                              </Button>
+                            )}
+                          </>
+                        )}
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </ListStates>
       <Drawer
         opened={editing !== null}
         onClose={() => setEditing(null)}
