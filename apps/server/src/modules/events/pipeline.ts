@@ -56,7 +56,7 @@ export async function ingestEventRows(
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const parsed = await applyCustomParsers(db, orgId, rows);
-  const kept = await applyClassifiers(db, orgId, parsed);
+  const kept = await applyClassifiers(db, orgId, parsed, log);
   await insertEventRows(db, kept);
   const detected = kept.filter((row) => !row.flags?.includes('skipAssetDetection'));
   await recordBatchSightings(db, orgId, detected, log);
