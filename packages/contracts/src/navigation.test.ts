@@ -163,13 +163,19 @@ describe('section tabs (spec 1 section 2.7)', () => {
     [
       'events',
       { permissions: ['EVENT_VIEW', 'SAVED_SEARCH_VIEW', 'CLASSIFIER_VIEW'] },
-      ['/search', '/search/saved', '/classifiers', '/search/cross-org-search'],
+      ['/search', '/search/saved', '/classifiers'],
+    ],
+    [
+      'events',
+      { permissions: ['EVENT_VIEW', 'SAVED_SEARCH_VIEW'], isProvider: true },
+      ['/search', '/search/saved', '/search/cross-org-search'],
     ],
     [
       'events',
       {
         permissions: ['EVENT_VIEW', 'SAVED_SEARCH_VIEW', 'CLASSIFIER_VIEW', 'TRAC_ENGINEER'],
         features: { classifierLibrary: true },
+        isProvider: true,
       },
       ['/search', '/search/saved', '/classifiers', '/classifiers/library', '/search/cross-org-search'],
     ],

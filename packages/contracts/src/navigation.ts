@@ -302,7 +302,12 @@ export const SECTION_TABS: Readonly<Record<SectionId, readonly SectionTab[]>> = 
       permissions: ['CLASSIFIER_VIEW', 'TRAC_ENGINEER'],
       feature: 'classifierLibrary',
     },
-    { id: 'crossOrgSearch', path: '/search/cross-org-search', permissions: ['EVENT_VIEW'] },
+    {
+      id: 'crossOrgSearch',
+      path: '/search/cross-org-search',
+      permissions: ['EVENT_VIEW'],
+      providerOrg: true,
+    },
   ],
   fraud: [
     { id: 'fraudInbox', path: '/fraud/inbox', permissions: ['ALERT_INBOX_VIEW'], sku: 'fraud' },

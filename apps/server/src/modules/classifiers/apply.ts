@@ -114,7 +114,15 @@ export async function applyClassifiers(
           continue;
         }
         const row = live[index]!;
-        Object.assign(row.fields, classifier.metadata);
+        // Defined, not assigned: a key such as `__proto__` is data like any other.
+        for (const [key, value] of Object.entries(classifier.metadata)) {
+          Object.defineProperty(row.fields, key, {
+            value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
         if (flags.length > 0) row.flags = [...new Set([...(row.flags ?? []), ...flags])];
       }
     }

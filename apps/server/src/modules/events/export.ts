@@ -73,23 +73,51 @@ function extraColumn(name: string): (row: EventRow) => string | null {
   return (row) => fieldValue(row.fields ?? {}, field.path);
 }
 
+/** The sort and the extra columns of an export; 400 for a sort or a column that cannot be written. */
+export function resolveCsvColumns(request: Pick<SearchCsvRequest, 'sortField' | 'sortOrder' | 'columns'>) {
+  return {
+    sort: resolveSort(request.sortField, request.sortOrder),
+    extras: request.columns.map((name) => ({ name, value: extraColumn(name) })),
+  };
+}
+
+export type CsvOptions = SearchOptions & { maxRows?: number; batchSize?: number };
+
+/** A column written before the fixed ones, such as the organisation of a cross-organisation export. */
+export interface LeadColumn {
+  name: string;
+  value: (row: EventRow) => string | null;
+}
+
 /**
  * The first `maxRows` (SEARCH_CSV_MAX_ROWS) events of a search as CSV, in the search's order: the
  * columns timestamp, host, srcIp, dstIp, userName, dataSource, message and then the requested fields.
- * Time-ordered exports page by keyset (time to the microsecond, then id), so rows never repeat; other
- * orders page by offset, each batch its own statement under the search timeout. The first batch is
- * read before the stream is answered, so that an invalid request or a timeout is still a JSON error.
- * Cells that a spreadsheet would take for a formula are quoted as text by csvLine.
  */
 export async function exportEventsCsv(
   db: Db,
   actor: SearchActor,
   request: SearchCsvRequest,
-  options: SearchOptions & { maxRows?: number; batchSize?: number } = {},
+  options: CsvOptions = {},
 ): Promise<Readable> {
-  const sort = resolveSort(request.sortField, request.sortOrder);
-  const extras = request.columns.map((name) => ({ name, value: extraColumn(name) }));
-  const scope: EventScope = await searchScope(db, actor, request, options);
+  const columns = resolveCsvColumns(request);
+  const scope = await searchScope(db, actor, request, options);
+  return streamEventsCsv(db, scope, columns, options);
+}
+
+/**
+ * The events of a scope as CSV, `lead` columns first. Time-ordered exports page by keyset (time to
+ * the microsecond, then id), so rows never repeat; other orders page by offset, each batch its own
+ * statement under the search timeout. The first batch is read before the stream is answered, so that
+ * an invalid request or a timeout is still a JSON error. Cells that a spreadsheet would take for a
+ * formula are quoted as text by csvLine.
+ */
+export async function streamEventsCsv(
+  db: Db,
+  scope: EventScope,
+  { sort, extras }: ReturnType<typeof resolveCsvColumns>,
+  options: CsvOptions = {},
+  lead: readonly LeadColumn[] = [],
+): Promise<Readable> {
   const maxRows = options.maxRows ?? SEARCH_CSV_MAX_ROWS;
   const batchSize = options.batchSize ?? CSV_BATCH_SIZE;
   const byTime = sort.field.kind === 'column' && sort.field.column === 'ts';
@@ -114,11 +142,16 @@ export async function exportEventsCsv(
   const first = await nextBatch();
   const line = (row: EventRow) =>
     csvLine([
+      ...lead.map((column) => column.value(row)),
       ...SEARCH_CSV_COLUMNS.map((column) => COLUMN_VALUES[column]!(row)),
       ...extras.map((extra) => extra.value(row)),
     ]);
   async function* lines() {
-    yield csvLine([...SEARCH_CSV_COLUMNS, ...extras.map((extra) => extra.name)]);
+    yield csvLine([
+      ...lead.map((column) => column.name),
+      ...SEARCH_CSV_COLUMNS,
+      ...extras.map((extra) => extra.name),
+    ]);
     for (let rows = first; rows.length > 0; rows = await nextBatch()) yield rows.map(line).join('');
   }
   return Readable.from(lines());

@@ -10,7 +10,8 @@ const DAY_MS = 86_400_000;
 const PARTITION_NAME = /^events_p(\d{4})(\d{2})(\d{2})$/;
 
 /** Columns written when rows move between partitions (`search` is generated). */
-const COLUMNS = 'org_id, ts, id, received_at, host, src_ip, dst_ip, user_name, data_source, message, fields, flags';
+const COLUMNS =
+  'org_id, ts, id, received_at, host, src_ip, dst_ip, user_name, data_source, message, fields, flags';
 
 const startOfUtcDay = (at: Date) => Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -5,17 +5,31 @@ import type { Db } from '../../db/client';
 
 /**
  * SQL of the event store (DESIGN section 5). Every statement reads `events` with a scope: the
- * organisation, the time range and one condition (compiled query, filters and data restrictions,
- * built by the service). User text only ever travels as parameters.
+ * organisation (or organisations), the time range and one condition (compiled query, filters and
+ * data restrictions, built by the service). User text only ever travels as parameters.
  */
 
-export interface EventScope {
-  orgId: string;
+interface ScopeBase {
   begin: Date;
   end: Date;
   /** Trusted condition built from compiled queries. */
   condition: SQL;
 }
+
+/** The events of one organisation. */
+export interface OrgScope extends ScopeBase {
+  orgId: string;
+}
+
+/**
+ * The events of several organisations (the cross-organisation search): each organisation's events
+ * must also meet that organisation's own condition (the searching user's data restrictions there).
+ */
+export interface OrgsScope extends ScopeBase {
+  orgs: readonly { orgId: string; condition: SQL }[];
+}
+
+export type EventScope = OrgScope | OrgsScope;
 
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
@@ -42,7 +56,12 @@ export function compiledToSql(compiled: CompiledQuery, firstParam = 1): SQL {
 
 /** The WHERE of a scope: organisation first, always. */
 export function scopeWhere(scope: EventScope): SQL {
-  return sql`org_id = ${scope.orgId}::uuid AND ts >= ${scope.begin.toISOString()}::timestamptz AND ts <= ${scope.end.toISOString()}::timestamptz AND ${scope.condition}`;
+  const range = sql`ts >= ${scope.begin.toISOString()}::timestamptz AND ts <= ${scope.end.toISOString()}::timestamptz`;
+  if ('orgId' in scope) return sql`org_id = ${scope.orgId}::uuid AND ${range} AND ${scope.condition}`;
+  if (scope.orgs.length === 0) return sql.raw('FALSE');
+  const ids = scope.orgs.map((org) => org.orgId);
+  const perOrg = scope.orgs.map((org) => sql`(org_id = ${org.orgId}::uuid AND ${org.condition})`);
+  return sql`org_id = ANY(${sql.param(ids)}::uuid[]) AND ${range} AND ${scope.condition} AND (${sql.join(perOrg, sql.raw(' OR '))})`;
 }
 
 /** A field as the store reads it: a column of the table or a path into `fields`. */
@@ -104,13 +123,14 @@ const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 
 /** Columns of an event as the API answers it. */
 export const EVENT_COLUMNS = sql.raw(
-  `id::text AS id, ${ISO('ts')} AS timestamp, ${ISO('received_at')} AS "receivedAt", host, ` +
+  `id::text AS id, org_id::text AS "orgId", ${ISO('ts')} AS timestamp, ${ISO('received_at')} AS "receivedAt", host, ` +
     `host(src_ip) AS "srcIp", host(dst_ip) AS "dstIp", user_name AS "userName", data_source AS "dataSource", ` +
     `message, fields, to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor`,
 );
 
 export interface EventRow {
   id: string;
+  orgId: string;
   timestamp: string;
   receivedAt: string;
   host: string | null;

@@ -19,13 +19,9 @@ import type { Db } from '../../db/client';
 import { accessOf } from '../../platform/access';
 import { orgParamsSchema } from '../../platform/http';
 import type { JobRunner } from '../../platform/jobs';
+import { crossOrgSearchRoutes } from './cross-org';
 import { exportEventsCsv } from './export';
-import {
-  dropExpiredPartitions,
-  ensurePartitions,
-  PARTITION_DAYS_AHEAD,
-  retentionPolicy,
-} from './partitions';
+import { dropExpiredPartitions, ensurePartitions, PARTITION_DAYS_AHEAD, retentionPolicy } from './partitions';
 import {
   aggregateEvents,
   fieldValues,
@@ -56,6 +52,8 @@ const SCOPE =
 export const eventRoutes =
   (db: Db, options: SearchOptions = {}): FastifyPluginAsyncZod =>
   async (app) => {
+    await app.register(crossOrgSearchRoutes(db, options));
+
     app.post(
       '/api/org/:orgId/search',
       {

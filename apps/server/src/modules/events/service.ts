@@ -263,6 +263,42 @@ export interface SearchEventsRequest extends SearchScopeRequest {
   pageNumber: number;
 }
 
+export type SearchPaging = Pick<SearchEventsRequest, 'sortField' | 'sortOrder' | 'pageSize' | 'pageNumber'>;
+
+/** The sort and window of a page; 400 SEARCH_RESPONSE_TOO_LARGE beyond SEARCH_MAX_RESULT_WINDOW. */
+export function resolvePaging(request: SearchPaging) {
+  const sort = resolveSort(request.sortField, request.sortOrder);
+  const offset = (request.pageNumber - 1) * request.pageSize;
+  if (offset + request.pageSize > SEARCH_MAX_RESULT_WINDOW) {
+    throw validationFailed(
+      'SEARCH_RESPONSE_TOO_LARGE',
+      `Pages reach at most result ${SEARCH_MAX_RESULT_WINDOW}`,
+      { field: 'pageNumber', params: { max: SEARCH_MAX_RESULT_WINDOW } },
+    );
+  }
+  return { sort, limit: request.pageSize, offset };
+}
+
+/** One page of the events of a scope, with `total` exact up to SEARCH_TOTAL_CAP. */
+export async function selectPage(
+  db: Db,
+  scope: EventScope,
+  paging: ReturnType<typeof resolvePaging>,
+  options: SearchOptions,
+) {
+  const { rows, counted } = await withSearchTimeout(db, options, async (tx) => ({
+    rows: await selectEvents(tx, scope, paging.sort, { limit: paging.limit, offset: paging.offset }),
+    counted: await countEvents(tx, scope, SEARCH_TOTAL_CAP),
+  }));
+  return {
+    rows,
+    total: Math.min(counted, SEARCH_TOTAL_CAP),
+    totalIsLowerBound: counted > SEARCH_TOTAL_CAP,
+    begin: scope.begin.toISOString(),
+    end: scope.end.toISOString(),
+  };
+}
+
 /**
  * One page of the events a user may see: the organisation's, in the range, matching the query and
  * filters and the user's data restrictions; `total` exact up to SEARCH_TOTAL_CAP.
@@ -273,27 +309,10 @@ export async function searchEvents(
   request: SearchEventsRequest,
   options: SearchOptions = {},
 ) {
-  const sort = resolveSort(request.sortField, request.sortOrder);
-  const offset = (request.pageNumber - 1) * request.pageSize;
-  if (offset + request.pageSize > SEARCH_MAX_RESULT_WINDOW) {
-    throw validationFailed(
-      'SEARCH_RESPONSE_TOO_LARGE',
-      `Pages reach at most result ${SEARCH_MAX_RESULT_WINDOW}`,
-      { field: 'pageNumber', params: { max: SEARCH_MAX_RESULT_WINDOW } },
-    );
-  }
+  const paging = resolvePaging(request);
   const scope = await searchScope(db, actor, request, options);
-  const { rows, counted } = await withSearchTimeout(db, options, async (tx) => ({
-    rows: await selectEvents(tx, scope, sort, { limit: request.pageSize, offset }),
-    counted: await countEvents(tx, scope, SEARCH_TOTAL_CAP),
-  }));
-  return {
-    items: rows.map(toEvent),
-    total: Math.min(counted, SEARCH_TOTAL_CAP),
-    totalIsLowerBound: counted > SEARCH_TOTAL_CAP,
-    begin: scope.begin.toISOString(),
-    end: scope.end.toISOString(),
-  };
+  const { rows, ...page } = await selectPage(db, scope, paging, options);
+  return { items: rows.map(toEvent), ...page };
 }
 
 // ---------------------------------------------------------------------------------------------------
