@@ -30,6 +30,16 @@ describe('loadConfig', () => {
     expect(message).not.toContain('mysql://x');
   });
 
+  it('leaves the shipper listeners off unless their ports are set', () => {
+    const off = loadConfig({});
+    expect([off.ELASTIC_PORT, off.SYSLOG_PORT, off.SYSLOG_TOKEN]).toEqual([undefined, undefined, undefined]);
+    expect(loadConfig({ ELASTIC_PORT: '9200', SYSLOG_PORT: '514' })).toMatchObject({
+      ELASTIC_PORT: 9200,
+      SYSLOG_PORT: 514,
+    });
+    expect(() => loadConfig({ SYSLOG_PORT: '70000' })).toThrow('SYSLOG_PORT');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });

@@ -27,6 +27,14 @@ const configSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   KNOWLEDGE_BASE_URL: z.url().optional(),
   KNOWLEDGE_BASE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Elasticsearch-compatible _bulk listener for shippers; off when unset. */
+  ELASTIC_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  ELASTIC_HOST: z.string().min(1).optional(),
+  /** Syslog listener, TCP and UDP on one port; off when unset. */
+  SYSLOG_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SYSLOG_HOST: z.string().min(1).optional(),
+  /** API token (`<key>.<secret>`) of syslog messages that carry none of their own. */
+  SYSLOG_TOKEN: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
@@ -41,6 +49,7 @@ const SECRET_VARIABLES = new Set([
   'DATABASE_URL',
   'SMTP_URL',
   'KNOWLEDGE_BASE_SECRET',
+  'SYSLOG_TOKEN',
 ]);
 
 export class ConfigError extends Error {

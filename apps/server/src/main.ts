@@ -3,6 +3,7 @@ import { bootstrap, type BootstrapResult } from './bootstrap/bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { ensurePartitions, PARTITION_DAYS_AHEAD } from './modules/events/partitions';
+import { startShipperListeners } from './modules/shippers/listeners';
 import { createSecretBox, loadSecretKey } from './platform/crypto';
 import { JobRunner } from './platform/jobs';
 
@@ -56,12 +57,15 @@ async function main() {
   const app = await buildApp({ config, database, jobs, secrets });
   jobs.logger = app.log;
 
+  const listeners = await startShipperListeners(config, database.db, app.log);
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     try {
+      await listeners.close(); // stores the syslog messages still waiting in a batch
       await app.close(); // stops accepting and lets running requests finish
       await jobs.stop(); // lets running jobs finish
       await database.close(); // flushes the embedded database to disk

@@ -64,7 +64,7 @@ const ingestBodyDoc = z
       '(`application/json`), optionally gzip-compressed (`Content-Encoding: gzip`).',
   );
 
-const payloadTooLarge = (limit: number) =>
+export const payloadTooLarge = (limit: number) =>
   new AppError(
     'PayloadTooLargeException',
     'GENERIC_PAYLOAD_TOO_LARGE',
@@ -88,7 +88,7 @@ function byteLimit(limit: number) {
 }
 
 /** The body stream, decompressed when gzip, failing with 413 beyond `limit` bytes either side. */
-function decodedBody(request: FastifyRequest, body: Readable, limit: number): Readable {
+export function decodedBody(request: FastifyRequest, body: Readable, limit: number): Readable {
   const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity' && encoding !== 'gzip' && encoding !== 'x-gzip') {
     throw validationFailed('GENERIC_INVALID_FIELD_VALUE', `Unsupported Content-Encoding ${encoding}`, {
@@ -105,7 +105,7 @@ function decodedBody(request: FastifyRequest, body: Readable, limit: number): Re
 }
 
 /** Re-throws a stream failure as the error the client sees. */
-function streamFailure(error: unknown): AppError {
+export function streamFailure(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = (error as { code?: string }).code ?? '';
   if (code.startsWith('Z_') || code === 'ERR__ERROR' || code.startsWith('ERR_ZLIB')) {
