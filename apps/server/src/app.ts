@@ -22,6 +22,7 @@ import { authRoutes } from './modules/auth/routes';
 import { findSession } from './modules/auth/sessions';
 import { bannerRoutes } from './modules/banners/routes';
 import { ingestRoutes, type IngestOptions } from './modules/events/ingest';
+import { defineDemoJobs } from './demo/events';
 import { defineEventJobs, eventRoutes } from './modules/events/routes';
 import { infoRoutes } from './modules/info/routes';
 import { metadataRoutes } from './modules/metadata/routes';
@@ -31,6 +32,8 @@ import { restrictionRoutes } from './modules/restrictions/routes';
 import { ssoAdminRoutes } from './modules/sso/admin-routes';
 import { ssoRoutes } from './modules/sso/routes';
 import { APP_VERSION, systemRoutes } from './modules/system/routes';
+import { classifierRoutes } from './modules/classifiers/routes';
+import { customParserRoutes } from './modules/custom-parsers/routes';
 import { savedQueryRoutes } from './modules/saved-queries/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { loadOrgAccess } from './modules/users/access';
@@ -142,6 +145,7 @@ export async function buildApp(deps: AppDeps) {
   );
   defineAuthJobs(deps.jobs, database.db);
   defineEventJobs(deps.jobs, database.db);
+  defineDemoJobs(deps.jobs, database.db);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));
@@ -172,6 +176,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(eventRoutes(database.db));
   await app.register(ingestRoutes(database.db, deps.ingest));
   await app.register(savedQueryRoutes(database.db));
+  await app.register(customParserRoutes(database.db));
+  await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 
   const webDist = deps.webDist ?? DEFAULT_WEB_DIST;

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, FEATURE_FLAGS, PRODUCT_SKUS } from '@vigil/contracts';
 import { createTestApp, type TestContext } from './app';
+import { seedEvents } from './events';
 import { seedOrg, seedUser, type SeededUser } from './fixtures';
 
 let ctx: TestContext;
 let victimOrgId: string;
+let strangerOrgId: string;
 let stranger: SeededUser;
 
 beforeAll(async () => {
@@ -19,6 +21,7 @@ beforeAll(async () => {
   ).id;
   const strangerOrg = await seedOrg(db, { productSkus: [...PRODUCT_SKUS] });
   // The stranger holds every permission, in their own organisation only.
+  strangerOrgId = strangerOrg.id;
   stranger = await seedUser(db, { homeOrgId: strangerOrg.id, permissions: [...ALL_PERMISSIONS] });
 });
 afterAll(() => ctx.close());
@@ -76,5 +79,31 @@ describe('tenant isolation', () => {
       });
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
     }
+  });
+});
+
+describe('cross-organisation search', () => {
+  const search = (user: SeededUser, orgId: string, payload: object) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `/api/org/${orgId}/search/cross-org`,
+      headers: { cookie: user.cookie, 'x-requested-with': 'XMLHttpRequest' },
+      payload: { begin: '2024-05-01', end: '2024-05-01', ...payload },
+    });
+
+  it('is refused to client users and never reads an organisation the user is not authorised for', async () => {
+    const db = ctx.database.db;
+    await seedEvents(db, victimOrgId, [{ timestamp: '2024-05-01T12:00:00.000Z', message: 'victim event' }]);
+    const fromClient = await search(stranger, strangerOrgId, {});
+    expect([fromClient.statusCode, fromClient.json().key]).toEqual([403, 'CROSS_ORG_SEARCH_PROVIDER_ONLY']);
+
+    const providerOrg = await seedOrg(db, { isProvider: true });
+    const staff = await seedUser(db, { homeOrgId: providerOrg.id, permissions: [...ALL_PERMISSIONS] });
+    const everywhere = await search(staff, providerOrg.id, {});
+    expect(everywhere.statusCode).toBe(200);
+    expect(everywhere.json()).toMatchObject({ items: [], total: 0 });
+    const named = await search(staff, providerOrg.id, { orgIds: [victimOrgId] });
+    expect([named.statusCode, named.json().key]).toEqual([403, 'ORG_NOT_AUTHORISED']);
+    expect(named.body).not.toContain('victim event');
   });
 });

@@ -56,10 +56,25 @@ test('events sent with a token made in the console are found, filtered from the 
   await expect(results).toHaveCount(2);
   await expect(results.filter({ hasText: 'teller-01' })).toHaveCount(0);
 
+  // The search, its sidebar filter included, is saved and opened again from the saved queries.
+  await page.getByRole('button', { name: 'Save query' }).click();
+  const save = page.getByRole('dialog', { name: 'Save query' });
+  await expect(save.getByRole('textbox', { name: 'Query' })).toHaveValue(
+    `(${marker}) AND host:"teller-02"`,
+  );
+  await save.getByRole('textbox', { name: 'Name' }).fill(`Teller failures ${marker}`);
+  await save.getByRole('button', { name: 'Save' }).click();
+  await expect(save).toBeHidden();
+
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download CSV' }).click();
   const exported = await readFile((await (await downloading).path())!, 'utf8');
   const rows = exported.trim().split(/\r?\n/);
   expect(rows).toHaveLength(3);
   expect(rows.slice(1).every((row) => row.includes('teller-02') && row.includes(marker))).toBe(true);
+
+  await page.goto(`${baseUrl()}/search/saved`);
+  await page.getByRole('button', { name: `Open Teller failures ${marker} in search` }).click();
+  await expect(page.getByRole('textbox', { name: 'Query' })).toHaveValue(`(${marker}) AND host:"teller-02"`);
+  await expect(page.getByRole('row').filter({ hasText: marker })).toHaveCount(2);
 });

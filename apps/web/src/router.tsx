@@ -8,6 +8,7 @@ import {
 } from '@tanstack/react-router';
 import { legacyRedirectPath, retainSearchParams } from '@vigil/contracts';
 import { validateAssetListSearch } from './areas/assets/search';
+import { validateCrossOrgSearch } from './areas/events/cross-org-search-params';
 import { validateEventSearch } from './areas/events/search-params';
 import { refuseSignedIn, requireOrg, requireSecondFactor, requireUser } from './lib/guards';
 import { notifyMessage } from './lib/notify';
@@ -250,7 +251,7 @@ const ticketTemplatesRoute = orgRoute('/ticket-templates/$').lazy(() =>
   import('./areas/tickets/unavailable.lazy').then((m) => m.ticketTemplatesRoute),
 );
 // Spec 3: the event search, its query, range, filters, order and page in the address, so that pivots
-// (`/search?query=…&begin=…&end=…`) open it. Cross-organisation search is still to come.
+// (`/search?query=…&begin=…&end=…`) open it.
 const eventSearchRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/search',
@@ -261,11 +262,19 @@ const eventSearchRoute = createRoute({
 const savedSearchesRoute = orgRoute('/search/saved').lazy(() =>
   import('./areas/events/saved-queries.lazy').then((m) => m.Route),
 );
-const crossOrgSearchRoute = orgRoute('/search/cross-org-search').lazy(() =>
-  import('./areas/events/unavailable.lazy').then((m) => m.crossOrgSearchRoute),
+// Issue 7: provider staff search the events of several organisations; the search in the address.
+const crossOrgSearchRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/search/cross-org-search',
+  validateSearch: validateCrossOrgSearch,
+  beforeLoad: requireOrg,
+}).lazy(() => import('./areas/events/cross-org-search.lazy').then((m) => m.Route));
+// Spec 3: the organisation's classifiers and the provider's library, applied at ingest in order.
+const classifiersRoute = orgRoute('/classifiers').lazy(() =>
+  import('./areas/classifiers/classifiers.lazy').then((m) => m.Route),
 );
-const classifiersRoute = orgRoute('/classifiers/$').lazy(() =>
-  import('./areas/events/unavailable.lazy').then((m) => m.classifiersRoute),
+const classifierLibraryRoute = orgRoute('/classifiers/library').lazy(() =>
+  import('./areas/classifiers/library.lazy').then((m) => m.Route),
 );
 // Spec 2 section 2: the asset list (its filters in the address), one asset's details, and the CSV upload.
 const assetsRoute = createRoute({
@@ -349,6 +358,9 @@ const jobDescriptorsRoute = orgRoute('/settings/job-descriptors').lazy(() =>
 const inputTokensRoute = orgRoute('/settings/input-tokens').lazy(() =>
   import('./areas/settings/input-tokens.lazy').then((m) => m.Route),
 );
+const customParsersRoute = orgRoute('/settings/custom-parsers').lazy(() =>
+  import('./areas/settings/custom-parsers.lazy').then((m) => m.Route),
+);
 const settingsRoute = orgRoute('/settings/$').lazy(() =>
   import('./areas/settings/unavailable.lazy').then((m) => m.settingsRoute),
 );
@@ -380,6 +392,7 @@ const routeTree = rootRoute.addChildren([
   savedSearchesRoute,
   crossOrgSearchRoute,
   classifiersRoute,
+  classifierLibraryRoute,
   assetsRoute,
   assetDetailsRoute,
   assetUploadRoute,
@@ -406,6 +419,7 @@ const routeTree = rootRoute.addChildren([
   rolesRoute,
   jobDescriptorsRoute,
   inputTokensRoute,
+  customParsersRoute,
   settingsRoute,
 ]);
 

@@ -12,5 +12,8 @@ export * from './restrictions';
 export * from './users';
 export * from './assets';
 export * from './events';
+export * from './cross-org-search';
 export * from './tokens';
 export * from './saved-queries';
+export * from './custom-parsers';
+export * from './classifiers';

@@ -12,7 +12,9 @@ import { insertUser } from '../modules/users/repo';
 import { userOrgs } from '../modules/users/tables';
 import { generatePassword, hashPassword } from '../platform/passwords';
 import { seedAssetsDemo } from './assets';
-import { seedEventsDemo } from './events';
+import { seedClassifiersDemo } from './classifiers';
+import { seedCustomParsersDemo } from './custom-parsers';
+import { seedEventsDemo, seedTrickleTokens } from './events';
 
 export interface DemoContext {
   providerOrg: { id: string; name: string };
@@ -164,7 +166,10 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   });
   await seedAccessDemo(db, orgIds.harbor!, userIds[`analyst@${DEMO_ORGS[0]!.domain}`]!);
   await seedAssetsDemo(db, { harbor: orgIds.harbor!, prairie: orgIds.prairie!, coastal: orgIds.coastal! });
+  await seedClassifiersDemo(db, orgIds.harbor!, context.adminUserId);
   await seedEventsDemo(db, [orgIds.harbor!, orgIds.prairie!, orgIds.coastal!]);
+  await seedTrickleTokens(db, [orgIds.harbor!, orgIds.prairie!, orgIds.coastal!]);
+  await seedCustomParsersDemo(db, orgIds.prairie!, userIds[`admin@${DEMO_ORGS[1]!.domain}`]!);
   return summary;
 }
 

@@ -24,7 +24,7 @@ import {
   type Event,
   type SearchIntervalType,
 } from '@vigil/contracts';
-import { validateQuery } from '@vigil/query';
+import { andQueries, buildQuery, validateQuery } from '@vigil/query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError, apiFetchFile } from '../../lib/api';
@@ -295,7 +295,12 @@ function EventSearchView() {
         )}
       </QueryBar>
       {saving && (
-        <SavedQueryDialog orgId={orgId} initialQuery={typed.trim()} onClose={() => setSaving(false)} />
+        // The filters are part of what is saved: written into the query as the query builder does.
+        <SavedQueryDialog
+          orgId={orgId}
+          initialQuery={andQueries(typed, buildQuery(search.filters ?? []))}
+          onClose={() => setSaving(false)}
+        />
       )}
 
       <FilterChips
