@@ -16,3 +16,5 @@ export * from '../modules/events/tables';
 export * from '../modules/saved-queries/tables';
 export * from '../modules/classifiers/tables';
 export * from '../modules/custom-parsers/tables';
+export * from '../modules/threat/tables';
+export * from '../modules/watchlists/tables';
