@@ -60,7 +60,7 @@ test('events sent with a token made in the console are found, filtered from the 
   await page.getByRole('button', { name: 'Save query' }).click();
   const save = page.getByRole('dialog', { name: 'Save query' });
   await expect(save.getByRole('textbox', { name: 'Query' })).toHaveValue(
-    `(${marker}) AND host:"teller-02"`,
+    `(${marker}) AND (host:"teller-02")`,
   );
   await save.getByRole('textbox', { name: 'Name' }).fill(`Teller failures ${marker}`);
   await save.getByRole('button', { name: 'Save' }).click();
@@ -75,6 +75,8 @@ test('events sent with a token made in the console are found, filtered from the 
 
   await page.goto(`${baseUrl()}/search/saved`);
   await page.getByRole('button', { name: `Open Teller failures ${marker} in search` }).click();
-  await expect(page.getByRole('textbox', { name: 'Query' })).toHaveValue(`(${marker}) AND host:"teller-02"`);
+  await expect(page.getByRole('textbox', { name: 'Query' })).toHaveValue(
+    `(${marker}) AND (host:"teller-02")`,
+  );
   await expect(page.getByRole('row').filter({ hasText: marker })).toHaveCount(2);
 });
