@@ -1,37 +1,21 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  EmptyState,
-  Group,
-  MultiSelect,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Badge, Button, EmptyState, Group, MultiSelect, Stack, Table, Text } from '@mantine/core';
 import { IconDownload, IconListSearch } from '@tabler/icons-react';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { createLazyRoute, useNavigate } from '@tanstack/react-router';
 import {
   SEARCH_CSV_MAX_ROWS,
-  SEARCH_INTERVAL_TYPES,
   SEARCH_MAX_PAGE_SIZE,
   SEARCH_MAX_RESULT_WINDOW,
   crossOrgSearchResponseSchema,
   type CrossOrgEvent,
   type CrossOrgSearchRequest,
-  type SearchIntervalType,
 } from '@vigil/contracts';
-import { validateQuery } from '@vigil/query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiRequestError, apiFetch, apiFetchFile } from '../../lib/api';
+import { apiFetch, apiFetchFile } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { useNavContext } from '../../lib/org-context';
 import { usePreferences } from '../../lib/preferences';
-import { shouldRetryQuery } from '../../lib/query';
 import { useCurrentOrgId, useUserOrgs } from '../../lib/session';
 import { GatedPage } from '../../shell/gated-page';
 import { ListPager, pageRange } from '../../shell/list-pager';
@@ -41,15 +25,10 @@ import { orgPath } from '../assets/queries';
 import type { CrossOrgSearch } from './cross-org-search-params';
 import { EventDetail } from './event-detail';
 import { useEventTime } from './format';
-import { eventsKey, isSearchTimeout } from './queries';
-import { QueryBar, type QuerySyntaxError } from './query-bar';
-import {
-  DEFAULT_INTERVAL_TYPE,
-  fromLocalInput,
-  hasAbsoluteRange,
-  searchScope,
-  toLocalInput,
-} from './search-params';
+import { eventsKey, isSearchTimeout, searchRetry } from './queries';
+import { QueryBar } from './query-bar';
+import { SearchRangeControls, serverSyntaxError, useSearchDrafts } from './search-form';
+import { searchScope } from './search-params';
 
 export const Route = createLazyRoute('/search/cross-org-search')({
   component: CrossOrgSearchPage,
@@ -69,9 +48,6 @@ function CrossOrgSearchPage() {
   );
 }
 
-/** The Select value standing for an explicit begin…end range. */
-const CUSTOM = 'CUSTOM';
-
 type CrossOrgRequest = Omit<CrossOrgSearchRequest, 'columns'>;
 
 /** POST /api/org/:orgId/search/cross-org (JSON), cached with the organisation's other searches. */
@@ -85,8 +61,7 @@ const crossOrgSearchQuery = (orgId: string, request: CrossOrgRequest) =>
         schema: crossOrgSearchResponseSchema,
         signal,
       }),
-    // A timed-out search is offered again to the user (Retry) rather than retried behind their back.
-    retry: (failureCount, error) => !isSearchTimeout(error) && shouldRetryQuery(failureCount, error),
+    retry: searchRetry,
   });
 
 function CrossOrgSearchView() {
@@ -102,19 +77,8 @@ function CrossOrgSearchView() {
   const update = (patch: Partial<CrossOrgSearch>) =>
     void navigate({ search: (previous) => ({ ...previous, page: undefined, ...patch }) });
 
-  // The query box and the absolute range are drafts until the search runs; the address holds the search.
-  const [typed, setTyped] = useState(search.query ?? '');
-  const [draftBegin, setDraftBegin] = useState(toLocalInput(search.begin));
-  const [draftEnd, setDraftEnd] = useState(toLocalInput(search.end));
-  const [addressState, setAddressState] = useState(search);
-  const [syntaxError, setSyntaxError] = useState<QuerySyntaxError | null>(null);
+  const drafts = useSearchDrafts(search, update);
   const [selected, setSelected] = useState<CrossOrgEvent | null>(null);
-  if (addressState !== search) {
-    setAddressState(search);
-    if (addressState.query !== search.query) setTyped(search.query ?? '');
-    if (addressState.begin !== search.begin) setDraftBegin(toLocalInput(search.begin));
-    if (addressState.end !== search.end) setDraftEnd(toLocalInput(search.end));
-  }
 
   const page = search.page ?? 1;
   const sortOrder = search.sort === 'asc' ? 'asc' : 'desc';
@@ -128,33 +92,11 @@ function CrossOrgSearchView() {
     pageNumber: page,
   };
   const results = useQuery({ ...crossOrgSearchQuery(orgId, request), placeholderData: keepPreviousData });
-  const serverError =
-    results.error instanceof ApiRequestError && results.error.error.key === 'SEARCH_INVALID_QUERY'
-      ? {
-          message: String(results.error.error.params?.message ?? results.error.error.message),
-          position: Number(results.error.error.params?.position ?? 0) || 0,
-          query: scope.query,
-        }
-      : null;
+  const serverError = results.isError ? serverSyntaxError(results.error, scope.query) : null;
 
   const run = () => {
-    const query = typed.trim();
-    const validation = validateQuery(query);
-    if (!validation.valid) {
-      setSyntaxError({ message: validation.message, position: validation.position, query });
-      return;
-    }
-    setSyntaxError(null);
-    const range: Partial<CrossOrgSearch> = {};
-    if (draftBegin !== toLocalInput(search.begin) || draftEnd !== toLocalInput(search.end)) {
-      const begin = fromLocalInput(draftBegin);
-      const end = fromLocalInput(draftEnd, true);
-      if (begin && end) Object.assign(range, { begin, end, intervalType: undefined });
-      else Object.assign(range, { begin: undefined, end: undefined });
-    }
-    update({ ...range, query: query || undefined });
     // The same search again is a refresh.
-    if (query === (search.query ?? '') && Object.keys(range).length === 0) void results.refetch();
+    if (drafts.run()?.same) void results.refetch();
   };
 
   const exportCsv = useMutation({
@@ -169,7 +111,6 @@ function CrossOrgSearchView() {
     meta: { errorKey: 'events.results.exportFailed' },
   });
 
-  const rangeValue = hasAbsoluteRange(search) ? CUSTOM : (search.intervalType ?? DEFAULT_INTERVAL_TYPE);
   const total = results.data?.total ?? 0;
   const { first, last } = pageRange(page, pageSize, total);
   const skipped = results.data?.skippedOrgs ?? [];
@@ -187,51 +128,13 @@ function CrossOrgSearchView() {
         maw={720}
       />
       <QueryBar
-        value={typed}
-        onChange={(value) => {
-          setTyped(value);
-          if (syntaxError) setSyntaxError(null);
-        }}
+        value={drafts.typed}
+        onChange={drafts.setTyped}
         onSubmit={run}
-        error={syntaxError ?? serverError}
+        error={drafts.syntaxError ?? serverError}
         running={results.isFetching}
       >
-        <Select
-          label={t('events.range.label')}
-          data={[
-            ...SEARCH_INTERVAL_TYPES.map((value) => ({ value, label: t(`events.range.presets.${value}`) })),
-            ...(rangeValue === CUSTOM ? [{ value: CUSTOM, label: t('events.range.custom') }] : []),
-          ]}
-          value={rangeValue}
-          allowDeselect={false}
-          w={170}
-          onChange={(value) => {
-            if (!value || value === CUSTOM) return;
-            setDraftBegin('');
-            setDraftEnd('');
-            update({
-              intervalType: value === DEFAULT_INTERVAL_TYPE ? undefined : (value as SearchIntervalType),
-              begin: undefined,
-              end: undefined,
-            });
-          }}
-        />
-        <TextInput
-          type="datetime-local"
-          label={t('events.range.begin')}
-          value={draftBegin}
-          max={draftEnd || undefined}
-          onChange={(event) => setDraftBegin(event.currentTarget.value)}
-          w={210}
-        />
-        <TextInput
-          type="datetime-local"
-          label={t('events.range.end')}
-          value={draftEnd}
-          min={draftBegin || undefined}
-          onChange={(event) => setDraftEnd(event.currentTarget.value)}
-          w={210}
-        />
+        <SearchRangeControls search={search} drafts={drafts} />
       </QueryBar>
 
       {skipped.length > 0 && (

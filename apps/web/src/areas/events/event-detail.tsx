@@ -11,6 +11,7 @@ import {
   searchAroundRange,
   useAssetsForIps,
 } from '../assets/pivots';
+import { ThreatRating } from '../threat/threat-rating';
 import { useEventTime } from './format';
 
 /** Free field values as text: strings as they are, anything else as JSON. */
@@ -149,7 +150,16 @@ export function EventDetail({
             <Table.Tbody>
               <Row name={t('events.columns.timestamp')}>{format(event.timestamp)}</Row>
               <Row name={t('events.columns.receivedAt')}>{format(event.receivedAt)}</Row>
-              <Row name={t('events.columns.host')}>{event.host ?? '—'}</Row>
+              <Row name={t('events.columns.host')}>
+                {event.host ? (
+                  <Group gap="xs">
+                    {event.host}
+                    <ThreatRating subject={event.host} />
+                  </Group>
+                ) : (
+                  '—'
+                )}
+              </Row>
               <Row name={t('events.columns.srcIp')}>
                 <IpValue ip={event.srcIp} eventTime={event.timestamp} assets={assets} />
               </Row>
@@ -179,7 +189,10 @@ export function EventDetail({
                   return (
                     <Row key={name} name={name}>
                       {isHash(text) ? (
-                        <HashPivot hash={text} eventTime={event.timestamp} field={name} />
+                        <Group gap="xs">
+                          <HashPivot hash={text} eventTime={event.timestamp} field={name} />
+                          <ThreatRating subject={text} />
+                        </Group>
                       ) : isIpAddress(text) ? (
                         <IpPivot ip={text} eventTime={event.timestamp} field={name} />
                       ) : (

@@ -22,7 +22,8 @@ export function isSearchTimeout(error: unknown): boolean {
   return error instanceof ApiRequestError && error.error.key === 'SEARCH_TIMEOUT';
 }
 
-const retry = (failureCount: number, error: Error) =>
+/** Retries of a search query: none for a timeout, which the user is offered to retry. */
+export const searchRetry = (failureCount: number, error: Error) =>
   !isSearchTimeout(error) && shouldRetryQuery(failureCount, error);
 
 export type SearchPageRequest = Required<
@@ -35,7 +36,7 @@ export const eventSearchQuery = (orgId: string, scope: SearchScope, page: Search
     queryKey: [...eventsKey(orgId), 'search', scope, page] as const,
     queryFn: ({ signal }) =>
       apiPost(`${orgPath(orgId)}/search`, { ...scope, ...page }, searchResponseSchema, signal),
-    retry,
+    retry: searchRetry,
   });
 
 /** POST /api/org/:orgId/search/aggregate: hits over time. */
@@ -49,7 +50,7 @@ export const histogramQuery = (orgId: string, scope: SearchScope) =>
         aggregationResultSchema,
         signal,
       ),
-    retry,
+    retry: searchRetry,
   });
 
 /**
@@ -79,7 +80,7 @@ export const searchFieldsQuery = (orgId: string, scope: SearchScope) =>
         signal,
       });
     },
-    retry,
+    retry: searchRetry,
   });
 
 /** Values shown when a sidebar field is expanded. */
@@ -96,7 +97,7 @@ export const fieldValuesQuery = (orgId: string, scope: SearchScope, field: strin
         fieldValuesResponseSchema,
         signal,
       ),
-    retry,
+    retry: searchRetry,
   });
 
 function apiPost<T>(path: string, body: unknown, schema: { parse(data: unknown): T }, signal: AbortSignal) {

@@ -76,9 +76,13 @@ describe('event search address', () => {
     expect(columnProblem([], 'host', known)).toBe('events.columnPicker.duplicate');
     expect(columnProblem(['action'], 'action', known)).toBe('events.columnPicker.duplicate');
     expect(columnProblem([], 'nosuch', known)).toBe('events.columnPicker.unknown');
-    expect(columnProblem(Array.from({ length: 50 }, (_, i) => `f${i}`), 'action', known)).toBe(
-      'events.columnPicker.tooMany',
-    );
+    expect(
+      columnProblem(
+        Array.from({ length: 50 }, (_, i) => `f${i}`),
+        'action',
+        known,
+      ),
+    ).toBe('events.columnPicker.tooMany');
     expect(columnProblem([], ' geo.country ', known)).toBeNull();
   });
 

@@ -7,27 +7,23 @@ import {
   Grid,
   Group,
   Menu,
-  Select,
   Stack,
   Table,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { IconBookmark, IconDownload, IconHistory, IconListSearch, IconX } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { createLazyRoute, useNavigate } from '@tanstack/react-router';
 import {
   SEARCH_CSV_MAX_ROWS,
-  SEARCH_INTERVAL_TYPES,
   SEARCH_MAX_PAGE_SIZE,
   SEARCH_MAX_RESULT_WINDOW,
   type Event,
-  type SearchIntervalType,
 } from '@vigil/contracts';
-import { andQueries, buildQuery, validateQuery } from '@vigil/query';
+import { andQueries, buildQuery } from '@vigil/query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiRequestError, apiFetchFile } from '../../lib/api';
+import { apiFetchFile } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { usePreferences, useRecentSearches, type RecentSearch } from '../../lib/preferences';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
@@ -42,17 +38,14 @@ import { FieldSidebar, FilterChips } from './field-sidebar';
 import { useEventTime } from './format';
 import { HitsHistogram } from './histogram';
 import { eventSearchQuery, histogramQuery, isSearchTimeout } from './queries';
-import { QueryBar, type QuerySyntaxError } from './query-bar';
+import { QueryBar } from './query-bar';
+import { SearchRangeControls, serverSyntaxError, useSearchDrafts } from './search-form';
 import { SavedQueryDialog } from './saved-query-dialog';
 import {
   addFilterValue,
   columnValue,
-  DEFAULT_INTERVAL_TYPE,
-  fromLocalInput,
-  hasAbsoluteRange,
   removeFilterValue,
   searchScope,
-  toLocalInput,
   type EventSearch,
 } from './search-params';
 
@@ -68,20 +61,6 @@ function SearchPage() {
       <EventSearchView />
     </GatedPage>
   );
-}
-
-/** The Select value standing for an explicit begin…end range. */
-const CUSTOM = 'CUSTOM';
-
-/** A server refusal of the query, with the position of the fault, as the query bar shows it. */
-function serverSyntaxError(error: unknown, query: string): QuerySyntaxError | null {
-  if (!(error instanceof ApiRequestError) || error.error.key !== 'SEARCH_INVALID_QUERY') return null;
-  const position = Number(error.error.params?.position ?? 0);
-  return {
-    message: String(error.error.params?.message ?? error.error.message),
-    position: Number.isFinite(position) ? position : 0,
-    query,
-  };
 }
 
 /** A recent search as the preference keeps it: the query, and each filter as `field` → JSON. */
@@ -123,21 +102,11 @@ function EventSearchView() {
   const update = (patch: Partial<EventSearch>) =>
     void navigate({ search: (previous) => ({ ...previous, page: undefined, ...patch }) });
 
-  // The query box and the absolute range are drafts until the search runs; the address holds the search.
-  const [typed, setTyped] = useState(search.query ?? '');
-  const [draftBegin, setDraftBegin] = useState(toLocalInput(search.begin));
-  const [draftEnd, setDraftEnd] = useState(toLocalInput(search.end));
-  const [addressState, setAddressState] = useState(search);
-  const [syntaxError, setSyntaxError] = useState<QuerySyntaxError | null>(null);
+  const drafts = useSearchDrafts(search, update);
+  const { typed, syntaxError, setSyntaxError } = drafts;
   const [selected, setSelected] = useState<Event | null>(null);
   const [saving, setSaving] = useState(false);
   const canSave = useHasPermission('SAVED_SEARCH_EDIT');
-  if (addressState !== search) {
-    setAddressState(search);
-    if (addressState.query !== search.query) setTyped(search.query ?? '');
-    if (addressState.begin !== search.begin) setDraftBegin(toLocalInput(search.begin));
-    if (addressState.end !== search.end) setDraftEnd(toLocalInput(search.end));
-  }
 
   const scope = searchScope(search);
   const page = search.page ?? 1;
@@ -153,25 +122,10 @@ function EventSearchView() {
   const shownError = syntaxError ?? serverError;
 
   const run = () => {
-    const query = typed.trim();
-    const validation = validateQuery(query);
-    if (!validation.valid) {
-      setSyntaxError({ message: validation.message, position: validation.position, query });
-      return;
-    }
-    setSyntaxError(null);
-    const range: Partial<EventSearch> = {};
-    if (draftBegin !== toLocalInput(search.begin) || draftEnd !== toLocalInput(search.end)) {
-      const begin = fromLocalInput(draftBegin);
-      const end = fromLocalInput(draftEnd, true);
-      if (begin && end) Object.assign(range, { begin, end, intervalType: undefined });
-      else Object.assign(range, { begin: undefined, end: undefined });
-    }
-    const next = { ...search, ...range, query: query || undefined };
-    recordSearch(recentOf(next));
-    update({ ...range, query: query || undefined });
-    // The same search again is a refresh.
-    if (query === (search.query ?? '') && Object.keys(range).length === 0) {
+    const ran = drafts.run();
+    if (!ran) return;
+    recordSearch(recentOf({ ...search, ...ran.patch }));
+    if (ran.same) {
       void results.refetch();
       void histogram.refetch();
     }
@@ -208,7 +162,6 @@ function EventSearchView() {
     });
   };
 
-  const rangeValue = hasAbsoluteRange(search) ? CUSTOM : (search.intervalType ?? DEFAULT_INTERVAL_TYPE);
   const total = results.data?.total ?? 0;
   const { first, last } = pageRange(page, pageSize, total);
   const pagedTotal = Math.min(total, SEARCH_MAX_RESULT_WINDOW);
@@ -217,50 +170,12 @@ function EventSearchView() {
     <Stack gap="md">
       <QueryBar
         value={typed}
-        onChange={(value) => {
-          setTyped(value);
-          if (syntaxError) setSyntaxError(null);
-        }}
+        onChange={drafts.setTyped}
         onSubmit={run}
         error={shownError}
         running={results.isFetching}
       >
-        <Select
-          label={t('events.range.label')}
-          data={[
-            ...SEARCH_INTERVAL_TYPES.map((value) => ({ value, label: t(`events.range.presets.${value}`) })),
-            ...(rangeValue === CUSTOM ? [{ value: CUSTOM, label: t('events.range.custom') }] : []),
-          ]}
-          value={rangeValue}
-          allowDeselect={false}
-          w={170}
-          onChange={(value) => {
-            if (!value || value === CUSTOM) return;
-            setDraftBegin('');
-            setDraftEnd('');
-            update({
-              intervalType: value === DEFAULT_INTERVAL_TYPE ? undefined : (value as SearchIntervalType),
-              begin: undefined,
-              end: undefined,
-            });
-          }}
-        />
-        <TextInput
-          type="datetime-local"
-          label={t('events.range.begin')}
-          value={draftBegin}
-          max={draftEnd || undefined}
-          onChange={(event) => setDraftBegin(event.currentTarget.value)}
-          w={210}
-        />
-        <TextInput
-          type="datetime-local"
-          label={t('events.range.end')}
-          value={draftEnd}
-          min={draftBegin || undefined}
-          onChange={(event) => setDraftEnd(event.currentTarget.value)}
-          w={210}
-        />
+        <SearchRangeControls search={search} drafts={drafts} />
         {recentSearches.length > 0 && (
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
