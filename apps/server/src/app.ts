@@ -35,6 +35,8 @@ import { APP_VERSION, systemRoutes } from './modules/system/routes';
 import { classifierRoutes } from './modules/classifiers/routes';
 import { customParserRoutes } from './modules/custom-parsers/routes';
 import { savedQueryRoutes } from './modules/saved-queries/routes';
+import { watchlistRoutes } from './modules/watchlists/routes';
+import { threatRoutes } from './modules/threat/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { loadOrgAccess } from './modules/users/access';
 import { userAdminRoutes } from './modules/users/admin-routes';
@@ -176,7 +178,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(eventRoutes(database.db));
   await app.register(ingestRoutes(database.db, deps.ingest));
   await app.register(savedQueryRoutes(database.db));
+  await app.register(watchlistRoutes(database.db));
   await app.register(customParserRoutes(database.db));
+  await app.register(threatRoutes(database.db));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 

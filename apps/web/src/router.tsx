@@ -292,6 +292,12 @@ const assetUploadRoute = orgRoute('/asset-upload').lazy(() =>
 const fraudOfferingRoute = orgRoute('/fraud/offering').lazy(() =>
   import('./areas/fraud/offering.lazy').then((m) => m.Route),
 );
+const fraudWatchlistsRoute = orgRoute('/fraud/watchlists').lazy(() =>
+  import('./areas/watchlists/watchlists.lazy').then((m) => m.fraudRoute),
+);
+const fraudThreatRoute = orgRoute('/fraud/threat').lazy(() =>
+  import('./areas/threat/threat.lazy').then((m) => m.fraudRoute),
+);
 const fraudRoute = orgRoute('/fraud/$').lazy(() =>
   import('./areas/fraud/unavailable.lazy').then((m) => m.fraudRoute),
 );
@@ -304,11 +310,9 @@ const triggersRoute = orgRoute('/triggers/$').lazy(() =>
 const triggerSchedulesRoute = orgRoute('/trigger-schedules/$').lazy(() =>
   import('./areas/alerts/unavailable.lazy').then((m) => m.triggerSchedulesRoute),
 );
-const threatRoute = orgRoute('/threat/$').lazy(() =>
-  import('./areas/alerts/unavailable.lazy').then((m) => m.threatRoute),
-);
-const watchlistsRoute = orgRoute('/watchlists/$').lazy(() =>
-  import('./areas/alerts/unavailable.lazy').then((m) => m.watchlistsRoute),
+const threatRoute = orgRoute('/threat').lazy(() => import('./areas/threat/threat.lazy').then((m) => m.Route));
+const watchlistsRoute = orgRoute('/watchlists').lazy(() =>
+  import('./areas/watchlists/watchlists.lazy').then((m) => m.Route),
 );
 const governanceRoute = orgRoute('/governance/$').lazy(() =>
   import('./areas/governance/unavailable.lazy').then((m) => m.governanceRoute),
@@ -397,6 +401,8 @@ const routeTree = rootRoute.addChildren([
   assetDetailsRoute,
   assetUploadRoute,
   fraudOfferingRoute,
+  fraudWatchlistsRoute,
+  fraudThreatRoute,
   fraudRoute,
   alertsRoute,
   triggersRoute,

@@ -17,3 +17,5 @@ export * from './tokens';
 export * from './saved-queries';
 export * from './custom-parsers';
 export * from './classifiers';
+export * from './watchlists';
+export * from './threat';

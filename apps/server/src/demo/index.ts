@@ -15,6 +15,8 @@ import { seedAssetsDemo } from './assets';
 import { seedClassifiersDemo } from './classifiers';
 import { seedCustomParsersDemo } from './custom-parsers';
 import { seedEventsDemo, seedTrickleTokens } from './events';
+import { seedThreatDemo } from './threat';
+import { seedWatchlistsDemo } from './watchlists';
 
 export interface DemoContext {
   providerOrg: { id: string; name: string };
@@ -167,6 +169,8 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedAccessDemo(db, orgIds.harbor!, userIds[`analyst@${DEMO_ORGS[0]!.domain}`]!);
   await seedAssetsDemo(db, { harbor: orgIds.harbor!, prairie: orgIds.prairie!, coastal: orgIds.coastal! });
   await seedClassifiersDemo(db, orgIds.harbor!, context.adminUserId);
+  await seedWatchlistsDemo(db, orgIds.harbor!, context.adminUserId);
+  await seedThreatDemo(db, clientOrgIds, orgIds.harbor!, context.adminUserId);
   await seedEventsDemo(db, [orgIds.harbor!, orgIds.prairie!, orgIds.coastal!]);
   await seedTrickleTokens(db, [orgIds.harbor!, orgIds.prairie!, orgIds.coastal!]);
   await seedCustomParsersDemo(db, orgIds.prairie!, userIds[`admin@${DEMO_ORGS[1]!.domain}`]!);

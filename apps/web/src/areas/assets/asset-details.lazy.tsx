@@ -11,6 +11,7 @@ import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { GatedPage } from '../../shell/gated-page';
 import { ButtonLink } from '../../shell/links';
 import { LoadFailed, LoadingLine } from '../../shell/query-status';
+import { ThreatRating } from '../threat/threat-rating';
 import { ImportanceDots, LabelBadges, TrackedBadge } from './asset-badges';
 import { AssetDialog, AssetSoftwareTable, useDateTime } from './asset-dialog';
 import { IpPivot } from './pivots';
@@ -118,11 +119,14 @@ function AssetDetails({ asset }: { asset: Asset }) {
             {asset.hostnames.length === 0 ? (
               '—'
             ) : (
-              <Stack gap={0}>
+              <Stack gap={4}>
                 {asset.hostnames.map((hostname) => (
-                  <Text key={hostname} size="sm" ff="monospace">
-                    {hostname}
-                  </Text>
+                  <Group key={hostname} gap="xs">
+                    <Text size="sm" ff="monospace">
+                      {hostname}
+                    </Text>
+                    <ThreatRating subject={hostname} />
+                  </Group>
                 ))}
               </Stack>
             )}
