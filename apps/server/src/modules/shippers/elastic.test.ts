@@ -361,4 +361,33 @@ describe('rsyslog omelasticsearch shipping to the listener', () => {
     expect(event!.fields).toMatchObject({ log: { syslog: { severity: { name: 'warning' } } } });
     expect(Math.abs(new Date(event!.timestamp).getTime() - Date.now())).toBeLessThan(120_000);
   }, 60_000);
+
+  it('limits each token to its request budget with 429, as shippers expect, other tokens unaffected', async () => {
+    const db = ctx.database.db;
+    const limited = await startElasticListener({
+      db,
+      port: 0,
+      host: '127.0.0.1',
+      rateLimit: { max: 2, timeWindow: '1 minute' },
+    });
+    try {
+      const other = (
+        await createInputToken(db, { orgId, userId: viewer.id }, 'API', { description: 'other' })
+      ).secret;
+      const health = (secret: string) =>
+        fetch(`http://127.0.0.1:${limited.port}/_cat/health`, { headers: { authorization: basic(secret) } });
+      expect((await health(token)).status).toBe(200);
+      expect((await health(token)).status).toBe(200);
+      const refused = await health(token);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('x-elastic-product')).toBe('Elasticsearch');
+      expect(await refused.json()).toMatchObject({
+        status: 429,
+        error: { type: 'es_rejected_execution_exception' },
+      });
+      expect((await health(other)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });

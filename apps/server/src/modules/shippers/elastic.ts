@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
+import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { AppError } from '../../platform/errors';
@@ -8,6 +9,7 @@ import { authenticateInputToken, type AuthenticatedToken } from '../tokens/servi
 import {
   decodedBody,
   INGEST_MAX_BATCH_BYTES,
+  INGEST_RATE_LIMIT,
   payloadTooLarge,
   readLines,
   streamFailure,
@@ -27,6 +29,8 @@ export interface ElasticListenerOptions {
   log?: FastifyBaseLogger;
   /** Bytes a bulk body may hold, compressed and decompressed; INGEST_MAX_BATCH_BYTES by default. */
   maxBatchBytes?: number;
+  /** Per-token rate limit, the ingest API's (INGEST_RATE_LIMIT) by default. */
+  rateLimit?: { max: number; timeWindow: number | string };
 }
 
 export interface ElasticListener {
@@ -252,7 +256,12 @@ const PROBES: Record<string, (name: string) => unknown> = {
 };
 
 /** The Elasticsearch-compatible listener's routes, on an instance of its own. */
-function buildElastic(app: FastifyInstance, db: Db, limit: number) {
+async function buildElastic(
+  app: FastifyInstance,
+  db: Db,
+  limit: number,
+  rateLimit: { max: number; timeWindow: number | string },
+) {
   const tokens = new WeakMap<FastifyRequest, AuthenticatedToken>();
   const clusterUuid = randomUUID();
 
@@ -274,6 +283,20 @@ function buildElastic(app: FastifyInstance, db: Db, limit: number) {
       );
     }
     tokens.set(request, token);
+  });
+  // After authentication (pre-handler), so that each token has its own budget, as on the ingest API.
+  // Shippers back off and retry on 429.
+  await app.register(fastifyRateLimit, {
+    hook: 'preHandler',
+    max: rateLimit.max,
+    timeWindow: rateLimit.timeWindow,
+    keyGenerator: (request) => `elastic:${tokens.get(request)?.tokenId ?? request.ip}`,
+    errorResponseBuilder: (_request, context) =>
+      new ElasticError(
+        429,
+        'es_rejected_execution_exception',
+        `rejected: more than ${context.max} requests per ${context.after} for this token`,
+      ),
   });
 
   app.setErrorHandler((error: unknown, request, reply) => {
@@ -370,7 +393,7 @@ export async function startElasticListener(options: ElasticListenerOptions): Pro
       ? Fastify({ loggerInstance: options.log, bodyLimit: limit })
       : Fastify({ logger: false, bodyLimit: limit })
   ) as FastifyInstance;
-  buildElastic(app, options.db, limit);
+  await buildElastic(app, options.db, limit, options.rateLimit ?? INGEST_RATE_LIMIT);
   await app.listen({ port: options.port, host: options.host ?? '0.0.0.0' });
   return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
 }
