@@ -18,3 +18,5 @@ export * from '../modules/classifiers/tables';
 export * from '../modules/custom-parsers/tables';
 export * from '../modules/threat/tables';
 export * from '../modules/watchlists/tables';
+export * from '../modules/triggers/tables';
+export * from '../modules/alerts/tables';
