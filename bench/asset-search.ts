@@ -1,11 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { openDatabase } from '../apps/server/src/db/client';
-import { bootstrap } from '../apps/server/src/bootstrap/bootstrap';
-import { createSession } from '../apps/server/src/modules/auth/sessions';
-import { users } from '../apps/server/src/modules/users/tables';
-import { SESSION_COOKIE } from '../apps/server/src/platform/access';
-import { benchApp, ms, percentile, sample, type BenchResult } from './support';
+import {
+  apiVsSql,
+  benchApp,
+  sample,
+  scratchDatabase,
+  seconds,
+  type BenchResult,
+  type Query,
+} from './support';
 
 const ASSET_COUNT = 100_000;
 const LABELS = Array.from({ length: 20 }, (_, i) => `Label ${String(i).padStart(2, '0')}`);
@@ -16,8 +17,6 @@ const PAGE_SIZE = 50;
  * of 20 labels, so a label selects about a tenth of them; names are host-<n>, so the text "host-12"
  * selects about 1%.
  */
-type Query = (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }>;
-
 async function seedAssets(query: Query, orgId: string) {
   await query(
     `INSERT INTO assets (id, org_id, name, tag, owner, importance, labels, hostnames, tracked,
@@ -77,36 +76,14 @@ async function rawSearch(query: Query, orgId: string, label: string, text: strin
  * query in raw SQL on the same database: filter by label and free text, sort by last seen, page of 50.
  */
 export async function assetSearchBenchmark(): Promise<BenchResult> {
-  const serverUrl = process.env.BENCH_DATABASE_URL;
-  let scratchUrl: string | undefined;
-  let admin: pg.Client | undefined;
-  if (serverUrl) {
-    admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    const name = `vigil_bench_${randomBytes(4).toString('hex')}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    scratchUrl = url.toString();
-  }
-  const database = await openDatabase(scratchUrl ? { databaseUrl: scratchUrl } : {});
-  const pool = scratchUrl ? new pg.Pool({ connectionString: scratchUrl, max: 2 }) : undefined;
-  const query: Query = async (text, params = []) =>
-    pool ? pool.query(text, params) : database.pglite!.query(text, params);
+  const scratch = await scratchDatabase();
+  const { query, orgId, cookie } = scratch;
   try {
-    await bootstrap(database.db, {
-      adminEmail: 'bench@vigil.example',
-      adminPassword: 'bench-password',
-      demoData: false,
-    });
-    const [user] = await database.db.select().from(users).limit(1);
-    const orgId = user!.homeOrgId;
-    const cookie = `${SESSION_COOKIE}=${await createSession(database.db, { userId: user!.id })}`;
     const seedStart = Date.now();
     await seedAssets(query, orgId);
-    const seeded = `seeded ${ASSET_COUNT} assets, ${ASSET_COUNT * 3} addresses in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`;
+    const seeded = `seeded ${ASSET_COUNT} assets, ${ASSET_COUNT * 3} addresses in ${seconds(seedStart)}`;
 
-    const app = await benchApp(database);
+    const app = await benchApp(scratch.database);
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const after = new Date(Date.now() - 30 * 86_400_000).toISOString();
     let turn = 0;
@@ -138,20 +115,12 @@ export async function assetSearchBenchmark(): Promise<BenchResult> {
       await rawSearch(query, orgId, label, text, after);
     });
     await app.close();
-    const lines = [
-      seeded,
-      `API  p50 ${ms(percentile(api, 50))}  p99 ${ms(percentile(api, 99))}`,
-      `SQL  p50 ${ms(percentile(raw, 50))}  p99 ${ms(percentile(raw, 99))}`,
-      `ratio API/SQL  p50 ${(percentile(api, 50) / percentile(raw, 50)).toFixed(2)}  p99 ${(percentile(api, 99) / percentile(raw, 99)).toFixed(2)}`,
-    ];
-    const where = pool ? 'PostgreSQL server' : 'PGlite (set BENCH_DATABASE_URL for the server)';
-    return { name: `asset search: label + free text, sorted by last seen, page of 50, ${where}`, lines };
+    const lines = [seeded, ...apiVsSql(api, raw)];
+    return {
+      name: `asset search: label + free text, sorted by last seen, page of 50, ${scratch.where}`,
+      lines,
+    };
   } finally {
-    await pool?.end();
-    await database.close();
-    if (admin && scratchUrl) {
-      await admin.query(`DROP DATABASE ${new URL(scratchUrl).pathname.slice(1)} WITH (FORCE)`);
-      await admin.end();
-    }
+    await scratch.close();
   }
 }

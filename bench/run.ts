@@ -6,11 +6,15 @@
  */
 import { accessHookBenchmark } from './access-hook';
 import { assetSearchBenchmark } from './asset-search';
+import { eventIngestBenchmark } from './event-ingest';
+import { eventSearchBenchmark } from './event-search';
 import type { BenchResult } from './support';
 
 const benchmarks: Record<string, () => Promise<BenchResult>> = {
   access: accessHookBenchmark,
   assets: assetSearchBenchmark,
+  ingest: eventIngestBenchmark,
+  events: eventSearchBenchmark,
 };
 
 const chosen = process.argv.slice(2);
