@@ -7,6 +7,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Extra headers, e.g. a trigger's custom e-mail headers. */
+  headers?: Record<string, string>;
 }
 
 export const MAIL_JOB = 'mail.send';
