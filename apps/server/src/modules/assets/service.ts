@@ -536,6 +536,8 @@ export interface AssetSighting {
   sentData?: boolean;
   /** Software seen installed on the asset. */
   software?: { name: string; version?: string | null }[];
+  /** False: only an existing asset is updated; none is discovered (true by default). */
+  discover?: boolean;
 }
 
 export interface SightingResult {
@@ -601,7 +603,7 @@ export async function recordAssetSighting(
   }
 
   if (!ip && !mac && !hostname) return null;
-  if (!(await getAssetConfig(db, orgId)).discoverUntracked) return null;
+  if (sighting.discover === false || !(await getAssetConfig(db, orgId)).discoverUntracked) return null;
   const fields = {
     name: hostname ?? ip ?? mac!,
     tag: null,

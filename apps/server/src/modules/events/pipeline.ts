@@ -1,14 +1,41 @@
 import { isIP } from 'node:net';
+import { isPrivateAddress, normaliseIp } from '@vigil/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
+import { raiseThreatMatchAlerts } from '../alerts/threat-match';
+import { findCurrentHolders } from '../assets/repo';
 import { recordAssetSighting, type AssetSighting } from '../assets/service';
 import { applyClassifiers } from '../classifiers/apply';
 import { applyCustomParsers } from '../custom-parsers/apply';
 import { insertEventRows, type NewEventRow } from './store';
 
 /**
+ * Last seen is kept to the minute: a sighting no later than this after the one this process last
+ * recorded for the same asset key (and adding no "sent data") is not written again. Busy hosts appear
+ * in every batch; recording each of them every time cost most of the ingest time.
+ */
+export const SIGHTING_RESOLUTION_MS = 60_000;
+const RECENT_SIGHTINGS_MAX = 100_000;
+const recentSightings = new WeakMap<Db, Map<string, { seenAt: number; sentData: boolean }>>();
+
+/** Whether the sighting adds nothing to one recorded less than SIGHTING_RESOLUTION_MS before it. */
+function alreadyRecorded(db: Db, key: string, sighting: AssetSighting): boolean {
+  let recent = recentSightings.get(db);
+  if (!recent) recentSightings.set(db, (recent = new Map()));
+  const known = recent.get(key);
+  const seenAt = sighting.seenAt.getTime();
+  if (known && seenAt - known.seenAt < SIGHTING_RESOLUTION_MS && (known.sentData || !sighting.sentData)) {
+    return true;
+  }
+  if (recent.size >= RECENT_SIGHTINGS_MAX) recent.clear();
+  recent.set(key, { seenAt: Math.max(seenAt, known?.seenAt ?? 0), sentData: Boolean(sighting.sentData) });
+  return false;
+}
+
+/**
  * Asset detection: one sighting per distinct host and IP of the batch, at its latest time (never
- * after the receive time). The host sent the data. A failure is logged, never undoes the batch.
+ * after the receive time), unless recorded within the last minute. The host sent the data. A
+ * failure is logged, never undoes the batch.
  */
 export async function recordBatchSightings(
   db: Db,
@@ -30,9 +57,27 @@ export async function recordBatchSightings(
       if (isIP(row.host) !== 0) note(`ip:${row.host}`, { ip: row.host, seenAt, sentData: true });
       else note(`host:${row.host.toLowerCase()}`, { hostname: row.host, seenAt, sentData: true });
     }
-    for (const ip of [row.srcIp, row.dstIp]) if (ip) note(`ip:${ip}`, { ip, seenAt: new Date(seenAt) });
+    // An address an event merely names is discovered only inside the organisation's own (private)
+    // ranges: the internet's addresses are not the bank's assets, though a known asset's is updated.
+    for (const ip of [row.srcIp, row.dstIp]) {
+      if (ip) note(`ip:${ip}`, { ip, seenAt: new Date(seenAt), discover: isPrivateAddress(ip) });
+    }
   }
-  for (const sighting of sightings.values()) {
+  const due = [...sightings].filter(([key, sighting]) => !alreadyRecorded(db, `${orgId}|${key}`, sighting));
+  // Addresses that may not be discovered matter only when an asset holds them: one lookup for all.
+  const lookups = due.flatMap(([, sighting]) =>
+    sighting.discover === false && sighting.ip ? [normaliseIp(sighting.ip)] : [],
+  );
+  let held: Set<string>;
+  try {
+    const holders = await findCurrentHolders(db, orgId, 'ip', lookups);
+    held = new Set(holders.map((holder) => normaliseIp(holder.value)));
+  } catch (error) {
+    log?.warn({ err: error, orgId }, 'asset sighting failed');
+    return;
+  }
+  for (const [, sighting] of due) {
+    if (sighting.discover === false && sighting.ip && !held.has(normaliseIp(sighting.ip))) continue;
     try {
       await recordAssetSighting(db, orgId, sighting);
     } catch (error) {
@@ -44,7 +89,8 @@ export async function recordBatchSightings(
 /**
  * The one way events of any source (the ingest API, the Elasticsearch and syslog listeners, the demo
  * trickle) enter the store: the organisation's custom parsers, then its classifiers (which may drop
- * events or set flags), one committed write, then asset detection for events not flagged to skip it.
+ * events or set flags), one committed write, then threat-match alerts and asset detection for events
+ * not flagged to skip them (a failure of either is logged, never undoes the batch).
  * Rows must come from `eventRow`. Answers the number of events accepted, dropped ones included: a
  * classifier dropping an event is the organisation's choice, not a refusal.
  */
@@ -58,6 +104,11 @@ export async function ingestEventRows(
   const parsed = await applyCustomParsers(db, orgId, rows);
   const kept = await applyClassifiers(db, orgId, parsed, log);
   await insertEventRows(db, kept);
+  try {
+    await raiseThreatMatchAlerts(db, orgId, kept);
+  } catch (error) {
+    log?.warn({ err: error, orgId }, 'threat match failed');
+  }
   const detected = kept.filter((row) => !row.flags?.includes('skipAssetDetection'));
   await recordBatchSightings(db, orgId, detected, log);
   return rows.length;

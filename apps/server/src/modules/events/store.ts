@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { eventInputSchema, parseRangeBegin, type EventInput } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import { validationFailed } from '../../platform/errors';
 import { events } from './tables';
 
-/** Rows per INSERT statement (11 parameters a row, well under PostgreSQL's 65,535). */
+/** Rows per INSERT statement (12 parameters a row, well under PostgreSQL's 65,535). */
 export const INSERT_BATCH_SIZE = 500;
 
 export type NewEventRow = typeof events.$inferInsert;
@@ -70,6 +71,8 @@ export function eventRow(orgId: string, input: EventInput, receivedAt: Date, ind
     return null;
   };
   return {
+    // Known before the insert, so that alerts raised at ingest can point at the event.
+    id: randomUUID(),
     orgId,
     ts,
     receivedAt,
