@@ -16,6 +16,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { alertRoutes } from './modules/alerts/routes';
 import { assetRoutes } from './modules/assets/routes';
 import { defineAuthJobs } from './modules/auth/jobs';
 import { authRoutes } from './modules/auth/routes';
@@ -23,6 +24,7 @@ import { findSession } from './modules/auth/sessions';
 import { bannerRoutes } from './modules/banners/routes';
 import { ingestRoutes, type IngestOptions } from './modules/events/ingest';
 import { defineDemoJobs } from './demo/events';
+import { defineTriggerJobs } from './modules/triggers/engine';
 import { defineEventJobs, eventRoutes } from './modules/events/routes';
 import { infoRoutes } from './modules/info/routes';
 import { metadataRoutes } from './modules/metadata/routes';
@@ -36,6 +38,8 @@ import { classifierRoutes } from './modules/classifiers/routes';
 import { customParserRoutes } from './modules/custom-parsers/routes';
 import { savedQueryRoutes } from './modules/saved-queries/routes';
 import { watchlistRoutes } from './modules/watchlists/routes';
+import { triggerRoutes } from './modules/triggers/routes';
+import { triggerScheduleRoutes } from './modules/triggers/schedules';
 import { threatRoutes } from './modules/threat/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { loadOrgAccess } from './modules/users/access';
@@ -148,6 +152,7 @@ export async function buildApp(deps: AppDeps) {
   defineAuthJobs(deps.jobs, database.db);
   defineEventJobs(deps.jobs, database.db);
   defineDemoJobs(deps.jobs, database.db);
+  defineTriggerJobs(deps.jobs, database.db, sendMail);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));
@@ -179,8 +184,11 @@ export async function buildApp(deps: AppDeps) {
   await app.register(ingestRoutes(database.db, deps.ingest));
   await app.register(savedQueryRoutes(database.db));
   await app.register(watchlistRoutes(database.db));
+  await app.register(triggerRoutes(database.db));
+  await app.register(triggerScheduleRoutes(database.db));
   await app.register(customParserRoutes(database.db));
   await app.register(threatRoutes(database.db));
+  await app.register(alertRoutes(database.db));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 

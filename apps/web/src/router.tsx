@@ -298,17 +298,34 @@ const fraudWatchlistsRoute = orgRoute('/fraud/watchlists').lazy(() =>
 const fraudThreatRoute = orgRoute('/fraud/threat').lazy(() =>
   import('./areas/threat/threat.lazy').then((m) => m.fraudRoute),
 );
+const fraudTriggersRoute = orgRoute('/fraud/triggers').lazy(() =>
+  import('./areas/triggers/triggers.lazy').then((m) => m.fraudRoute),
+);
 const fraudRoute = orgRoute('/fraud/$').lazy(() =>
   import('./areas/fraud/unavailable.lazy').then((m) => m.fraudRoute),
 );
-const alertsRoute = orgRoute('/alerts/$').lazy(() =>
-  import('./areas/alerts/unavailable.lazy').then((m) => m.alertsRoute),
+// Spec 1: /alerts lands on the inbox; /fraud/inbox is the fraud-domain inbox (before the '/fraud/$' splat).
+const alertsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/alerts',
+  beforeLoad: () => {
+    throw redirect({ to: '/alerts/inbox' });
+  },
+});
+const alertInboxRoute = orgRoute('/alerts/inbox').lazy(() =>
+  import('./areas/alerts/inbox.lazy').then((m) => m.Route),
 );
-const triggersRoute = orgRoute('/triggers/$').lazy(() =>
-  import('./areas/alerts/unavailable.lazy').then((m) => m.triggersRoute),
+const fraudInboxRoute = orgRoute('/fraud/inbox').lazy(() =>
+  import('./areas/alerts/inbox.lazy').then((m) => m.fraudRoute),
 );
-const triggerSchedulesRoute = orgRoute('/trigger-schedules/$').lazy(() =>
-  import('./areas/alerts/unavailable.lazy').then((m) => m.triggerSchedulesRoute),
+const triggerLibraryRoute = orgRoute('/triggers/library').lazy(() =>
+  import('./areas/alerts/unavailable.lazy').then((m) => m.triggerLibraryRoute),
+);
+const triggerListRoute = orgRoute('/triggers').lazy(() =>
+  import('./areas/triggers/triggers.lazy').then((m) => m.Route),
+);
+const triggerSchedulesRoute = orgRoute('/trigger-schedules').lazy(() =>
+  import('./areas/triggers/triggers.lazy').then((m) => m.schedulesRoute),
 );
 const threatRoute = orgRoute('/threat').lazy(() => import('./areas/threat/threat.lazy').then((m) => m.Route));
 const watchlistsRoute = orgRoute('/watchlists').lazy(() =>
@@ -403,9 +420,13 @@ const routeTree = rootRoute.addChildren([
   fraudOfferingRoute,
   fraudWatchlistsRoute,
   fraudThreatRoute,
+  fraudInboxRoute,
+  fraudTriggersRoute,
   fraudRoute,
   alertsRoute,
-  triggersRoute,
+  alertInboxRoute,
+  triggerListRoute,
+  triggerLibraryRoute,
   triggerSchedulesRoute,
   threatRoute,
   watchlistsRoute,

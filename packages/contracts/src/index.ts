@@ -19,3 +19,5 @@ export * from './custom-parsers';
 export * from './classifiers';
 export * from './watchlists';
 export * from './threat';
+export * from './alerts';
+export * from './triggers';

@@ -11,11 +11,13 @@ import { insertJobDescriptor, setUserJobDescriptors } from '../modules/users/job
 import { insertUser } from '../modules/users/repo';
 import { userOrgs } from '../modules/users/tables';
 import { generatePassword, hashPassword } from '../platform/passwords';
+import { seedAlertsDemo } from './alerts';
 import { seedAssetsDemo } from './assets';
 import { seedClassifiersDemo } from './classifiers';
 import { seedCustomParsersDemo } from './custom-parsers';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedThreatDemo } from './threat';
+import { seedTriggersDemo } from './triggers';
 import { seedWatchlistsDemo } from './watchlists';
 
 export interface DemoContext {
@@ -174,6 +176,8 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedEventsDemo(db, [orgIds.harbor!, orgIds.prairie!, orgIds.coastal!]);
   await seedTrickleTokens(db, [orgIds.harbor!, orgIds.prairie!, orgIds.coastal!]);
   await seedCustomParsersDemo(db, orgIds.prairie!, userIds[`admin@${DEMO_ORGS[1]!.domain}`]!);
+  await seedTriggersDemo(db, orgIds.harbor!, context.adminUserId);
+  await seedAlertsDemo(db, orgIds.harbor!, userIds[`analyst@${DEMO_ORGS[0]!.domain}`]!);
   return summary;
 }
 

@@ -57,7 +57,6 @@ describe('left bar', () => {
     await user.click(within(mainNav()).getByRole('link', { name: 'Threat surveillance' }));
 
     expect(await screen.findByRole('heading', { name: 'Alert inbox' })).toBeInTheDocument();
-    expect(screen.getByText('This area is not available yet.')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/alerts/inbox');
     expect(router.state.location.search).toEqual({ orgId: HOME_ORG_ID, feature: 'csmInformation' });
     await waitFor(() => expect(document.title).toBe('Provider - Alert inbox'));
@@ -72,6 +71,7 @@ describe('left bar', () => {
 
     await user.click(within(tabs).getByRole('link', { name: 'Default triggers' }));
     expect(await screen.findByRole('heading', { name: 'Default triggers' })).toBeInTheDocument();
+    expect(screen.getByText('This area is not available yet.')).toBeInTheDocument();
     expect(router.state.location.search).toEqual({ orgId: HOME_ORG_ID, feature: 'csmInformation' });
   });
 

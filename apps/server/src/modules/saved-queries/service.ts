@@ -6,6 +6,7 @@ import { recordActivity } from '../../platform/audit/audit';
 import { findSqlState } from '../../platform/error-handler';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { viewerOf } from '../roles/rules';
+import { countTriggersUsingQuery } from '../triggers/repo';
 import {
   deleteSavedQuery,
   findSavedQueryView,
@@ -53,11 +54,11 @@ function assertValidQuery(query: string) {
 }
 
 /**
- * How many triggers and reports use a saved query. Neither exists yet: when they do, they register
- * their use here, and a query in use keeps its aggregation.
+ * How many live triggers (not deleted or archived) use a saved query, alone or as a sequence step;
+ * a query in use keeps its aggregation. Reports register their use here when they exist.
  */
-export async function savedQueryUseCount(_db: Db, _id: string): Promise<number> {
-  return 0;
+export async function savedQueryUseCount(db: Db, id: string): Promise<number> {
+  return countTriggersUsingQuery(db, id);
 }
 
 /** Library queries are changed only by provider staff; an organisation's only by its own people. */
