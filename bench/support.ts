@@ -69,7 +69,10 @@ export async function scratchDatabase(): Promise<Scratch> {
   const database = await openDatabase(
     scratchUrl ? { databaseUrl: scratchUrl, onConnectionError: ignore } : {},
   );
-  const pool = scratchUrl ? new pg.Pool({ connectionString: scratchUrl, max: 2 }) : undefined;
+  // The server's search transactions run without JIT; the hand-written baselines must plan alike.
+  const pool = scratchUrl
+    ? new pg.Pool({ connectionString: scratchUrl, max: 2, options: '-c jit=off' })
+    : undefined;
   pool?.on('error', ignore);
   const close = async () => {
     await pool?.end();
