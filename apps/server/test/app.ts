@@ -75,3 +75,21 @@ export const browserHeaders = (cookie?: string) => ({
   'x-requested-with': 'XMLHttpRequest',
   ...(cookie && { cookie }),
 });
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A call to an organisation's API (`/api/org/:orgId` + `path`) as a signed-in browser page. */
+export const orgRequest = (
+  ctx: TestContext,
+  orgId: string,
+  method: HttpMethod,
+  path: string,
+  user: { cookie: string },
+  payload?: object,
+) =>
+  ctx.app.inject({
+    method,
+    url: `/api/org/${orgId}${path}`,
+    headers: browserHeaders(user.cookie),
+    ...(payload && { payload }),
+  });

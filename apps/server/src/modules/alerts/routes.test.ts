@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserHeaders, createTestApp, type TestContext } from '../../../test/app';
+import { createTestApp, type HttpMethod, orgRequest, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { activityLog } from '../../platform/audit/tables';
 import { eventRow, insertEventRows } from '../events/store';
@@ -41,14 +41,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Method = 'GET' | 'POST' | 'PUT';
-const call = (method: Method, path: string, user: SeededUser, payload?: object, org = orgId) =>
-  ctx.app.inject({
-    method,
-    url: `/api/org/${org}${path}`,
-    headers: browserHeaders(user.cookie),
-    ...(payload && { payload }),
-  });
+const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
+  orgRequest(ctx, org, method, path, user, payload);
 
 let counter = 0;
 async function seedAlert(values: Partial<typeof alerts.$inferInsert> = {}, org = orgId) {
@@ -222,7 +216,7 @@ describe('one alert', () => {
       ['GET', `/alert/${foreign.id}/similar`],
       ['POST', `/alert/${foreign.id}/viewed`],
       ['PUT', `/alert/${foreign.id}/state`, { state: 'ACKED' }],
-    ] as [Method, string, object?][]) {
+    ] as [HttpMethod, string, object?][]) {
       await expectError(await call(method, path, editor, payload), 404, 'ALERT_NOT_FOUND');
     }
     const [row] = await ctx.database.db.select().from(alerts).where(eq(alerts.id, foreign.id));

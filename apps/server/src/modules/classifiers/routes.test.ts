@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserHeaders, createTestApp, type TestContext } from '../../../test/app';
+import { createTestApp, type HttpMethod, orgRequest, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { activityLog } from '../../platform/audit/tables';
 import { classifiers } from './tables';
@@ -47,14 +47,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, path: string, user: SeededUser, payload?: object, org = orgId) =>
-  ctx.app.inject({
-    method,
-    url: `/api/org/${org}/classifiers${path}`,
-    headers: browserHeaders(user.cookie),
-    ...(payload && { payload }),
-  });
+const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
+  orgRequest(ctx, org, method, `/classifiers${path}`, user, payload);
 
 interface ClassifierJson {
   id: string;

@@ -1,7 +1,7 @@
 import { CUSTOM_PARSER_MAX_MAPPINGS, CUSTOM_PARSERS_MAX_PER_ORG, type Event } from '@vigil/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserHeaders, createTestApp, type TestContext } from '../../../test/app';
+import { createTestApp, type HttpMethod, orgRequest, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { activityLog } from '../../platform/audit/tables';
 import { createInputToken } from '../tokens/service';
@@ -42,14 +42,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, path: string, user: SeededUser, payload?: object, org = orgId) =>
-  ctx.app.inject({
-    method,
-    url: `/api/org/${org}${path}`,
-    headers: browserHeaders(user.cookie),
-    ...(payload && { payload }),
-  });
+const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
+  orgRequest(ctx, org, method, path, user, payload);
 
 interface ParserJson {
   id: string;

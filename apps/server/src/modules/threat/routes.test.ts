@@ -1,7 +1,13 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THREAT_RATINGS, THREAT_UPLOAD_MAX_FILE_BYTES } from '@vigil/contracts';
-import { browserHeaders, createTestApp, type TestContext } from '../../../test/app';
+import {
+  browserHeaders,
+  createTestApp,
+  type HttpMethod,
+  orgRequest,
+  type TestContext,
+} from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { activityLog } from '../../platform/audit/tables';
 import { threatIndicators, threatRatings, threatSources } from './tables';
@@ -45,14 +51,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, path: string, user: SeededUser, payload?: object, org = orgId) =>
-  ctx.app.inject({
-    method,
-    url: `/api/org/${org}${path}`,
-    headers: browserHeaders(user.cookie),
-    ...(payload && { payload }),
-  });
+const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
+  orgRequest(ctx, org, method, path, user, payload);
 
 const MD5 = 'D41D8CD98F00B204E9800998ECF8427E';
 

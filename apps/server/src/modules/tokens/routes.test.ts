@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserHeaders, createTestApp, type TestContext } from '../../../test/app';
+import { createTestApp, type HttpMethod, orgRequest, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { hashToken } from '../../platform/tokens';
 import { authenticateInputToken, LAST_USED_RESOLUTION_MS } from './service';
@@ -29,14 +29,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, path: string, user: SeededUser, payload?: object, org = orgId) =>
-  ctx.app.inject({
-    method,
-    url: `/api/org/${org}${path}`,
-    headers: browserHeaders(user.cookie),
-    ...(payload && { payload }),
-  });
+const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
+  orgRequest(ctx, org, method, path, user, payload);
 
 interface TokenJson {
   id: string;
@@ -209,7 +203,7 @@ describe('input tokens', () => {
 
   it('refuses every write without AUTH_TOKEN_EDIT and every call to another organisation', async () => {
     const token = await create('/token/api');
-    const writes: [Method, string, object?][] = [
+    const writes: [HttpMethod, string, object?][] = [
       ['POST', '/tokens/installer', {}],
       ['POST', '/token/api', {}],
       ['PUT', '/tokens/external', externalInput],

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserHeaders, createTestApp, type TestContext } from '../../../test/app';
+import { createTestApp, type HttpMethod, orgRequest, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { activityLog } from '../../platform/audit/tables';
 import { triggerRuns, triggers } from './tables';
@@ -21,14 +21,8 @@ let otherOrgQueryId: string;
 
 const EDIT = ['TRIGGER_VIEW', 'TRIGGER_EDIT', 'SAVED_SEARCH_VIEW', 'SAVED_SEARCH_EDIT'] as const;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, path: string, user: SeededUser, payload?: object, org = orgId) =>
-  ctx.app.inject({
-    method,
-    url: `/api/org/${org}${path}`,
-    headers: browserHeaders(user.cookie),
-    ...(payload && { payload }),
-  });
+const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
+  orgRequest(ctx, org, method, path, user, payload);
 
 async function saveQuery(user: SeededUser, org: string, body: object): Promise<string> {
   const response = await call('POST', '/saved-query', user, body, org);

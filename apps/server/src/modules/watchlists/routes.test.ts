@@ -2,7 +2,13 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WATCHLIST_MAX_ITEMS, WATCHLIST_UPLOAD_MAX_BYTES, WATCHLIST_WARN_ITEMS } from '@vigil/contracts';
-import { browserHeaders, createTestApp, type TestContext } from '../../../test/app';
+import {
+  browserHeaders,
+  createTestApp,
+  type HttpMethod,
+  orgRequest,
+  type TestContext,
+} from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { activityLog } from '../../platform/audit/tables';
 import { orgs } from '../orgs/tables';
@@ -35,14 +41,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, path: string, user: SeededUser, payload?: object, org = orgId) =>
-  ctx.app.inject({
-    method,
-    url: `/api/org/${org}${path}`,
-    headers: browserHeaders(user.cookie),
-    ...(payload && { payload }),
-  });
+const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
+  orgRequest(ctx, org, method, path, user, payload);
 
 interface WatchlistJson {
   id: string;
@@ -299,7 +299,7 @@ describe('watchlists', () => {
 
   it('refuses other organisations (404) and callers without the permission (403)', async () => {
     const list = await create();
-    const routes: [Method, string, object?][] = [
+    const routes: [HttpMethod, string, object?][] = [
       ['GET', `/watchlist/${list.id}`],
       ['PUT', `/watchlist/${list.id}`, { name: 'x', field: 'y' }],
       ['DELETE', `/watchlist/${list.id}`],
