@@ -109,6 +109,17 @@ export function refusalFor(access: RouteAccess, context: AccessContext) {
 }
 
 /**
+ * Records of the fraud domain (alerts, triggers, threat sources, watchlists) belong to the fraud
+ * product: routes serving both domains check the domain a request names here (403
+ * PRODUCT_NOT_ENTITLED), since a route-level `sku` would also refuse the security domain.
+ */
+export function assertDomainEntitled(context: AccessContext, domain: string) {
+  if (domain === 'fraud' && !hasSkuGate(context.org.productSkus, 'fraud')) {
+    throw accessDenied('PRODUCT_NOT_ENTITLED', 'The fraud domain needs a fraud product');
+  }
+}
+
+/**
  * One hook guards every API route: it reads the session cookie, and on `/api/org/:orgId/...` checks
  * that the user may act in that organisation and holds what the route declares, before any handler
  * or body validation runs.

@@ -7,7 +7,6 @@ import {
   ALERT_SORT_STATE,
   ALERT_STATES,
   FRAUD_TYPES,
-  hasSkuGate,
   type Alert,
   type AlertBulkResult,
   type AlertDetail,
@@ -21,7 +20,7 @@ import {
   type AlertView,
 } from '@vigil/contracts';
 import type { Db } from '../../db/client';
-import type { AccessContext } from '../../platform/access';
+import { assertDomainEntitled, type AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
 import { AppError, conflict, invalidField, validationFailed } from '../../platform/errors';
 import { selectEvents } from '../events/repo';
@@ -52,13 +51,6 @@ type Domain = 'security' | 'fraud';
 const DAY_MS = 86_400_000;
 
 export const alertNotFound = () => new AppError('NotFoundException', 'ALERT_NOT_FOUND', 'Alert not found');
-
-/** Fraud alerts need a fraud SKU (CYBERFRAUD_STANDARD or CYBERFRAUD_PREMIUM). */
-function assertDomain(access: AccessContext, domain: string) {
-  if (domain === 'fraud' && !hasSkuGate(access.org.productSkus, 'fraud')) {
-    throw new AppError('AccessDeniedException', 'PRODUCT_NOT_ENTITLED', 'Fraud alerts need a fraud product');
-  }
-}
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -181,7 +173,7 @@ export async function listInbox(
   access: AccessContext,
   query: Selection & { view: AlertView; sort: AlertSort; pageSize: number; pageNumber: number },
 ): Promise<AlertList> {
-  assertDomain(access, query.domain);
+  assertDomainEntitled(access, query.domain);
   const states = query.states?.length ? [...new Set(query.states)] : (['NEW'] as AlertState[]);
   assertSort(query.sort, states);
   const page = { limit: query.pageSize, offset: (query.pageNumber - 1) * query.pageSize };
@@ -231,7 +223,7 @@ export async function listInbox(
 async function visibleAlert(db: Db, access: AccessContext, id: string): Promise<AlertRowView> {
   const view = await findAlertView(db, access.org.id, access.user.id, id);
   if (!view) throw alertNotFound();
-  assertDomain(access, view.row.domain);
+  assertDomainEntitled(access, view.row.domain);
   return view;
 }
 
@@ -475,7 +467,7 @@ export async function bulkChangeState(
     ids = [...new Set(input.ids)];
   } else if (input.selection) {
     const selection = input.selection;
-    assertDomain(access, selection.domain);
+    assertDomainEntitled(access, selection.domain);
     const begin =
       selection.begin && new Date(selection.begin) > reach ? selection.begin : reach.toISOString();
     const where = selectionWhere(access.org.id, { ...selection, begin });
@@ -495,7 +487,7 @@ export async function bulkChangeState(
       await db.transaction(async (tx) => {
         const row = await lockedAlert(tx, access.org.id, id);
         if (!row) throw alertNotFound();
-        assertDomain(access, row.domain);
+        assertDomainEntitled(access, row.domain);
         if (row.firedAt < reach) {
           throw validationFailed('ALERT_BULK_TOO_OLD', 'The alert fired too long ago for bulk actions', {
             params: { days: ALERT_BULK_MAX_AGE_DAYS },

@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import {
-  hasSkuGate,
   type ThreatDomain,
   type ThreatSource,
   type ThreatSourceInput,
@@ -8,10 +7,10 @@ import {
 } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import { escapeLike } from '../../db/like';
-import type { AccessContext } from '../../platform/access';
+import { assertDomainEntitled, type AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
 import { findSqlState } from '../../platform/error-handler';
-import { accessDenied, AppError, conflict } from '../../platform/errors';
+import { AppError, conflict } from '../../platform/errors';
 import { viewerOf } from '../roles/rules';
 import { threatIndicators, threatSources, threatSourceSubscriptions } from './tables';
 
@@ -37,13 +36,6 @@ const nameTaken = (name: string) =>
     field: 'name',
     params: { name },
   });
-
-/** The fraud domain is part of the fraud product (navigation gates /fraud/threat on the same SKU). */
-export function assertDomainAllowed(access: AccessContext, domain: string) {
-  if (domain === 'fraud' && !hasSkuGate(access.org.productSkus, 'fraud')) {
-    throw accessDenied('PRODUCT_NOT_ENTITLED', 'The fraud threat sources need the fraud product');
-  }
-}
 
 /** Sources an organisation sees: the provider's and its own. */
 const visibleTo = (orgId: string): SQL => or(eq(threatSources.orgId, orgId), isNull(threatSources.orgId))!;
@@ -99,7 +91,7 @@ export async function listThreatSources(
   access: AccessContext,
   query: { domain: ThreatDomain; search?: string; pageSize: number; pageNumber: number },
 ): Promise<{ items: ThreatSource[]; total: number }> {
-  assertDomainAllowed(access, query.domain);
+  assertDomainEntitled(access, query.domain);
   const orgId = access.org.id;
   const where = and(
     visibleTo(orgId),
@@ -135,7 +127,7 @@ export async function findVisibleSource(db: Db, access: AccessContext, id: strin
     and(eq(threatSources.id, id), visibleTo(access.org.id)),
   );
   if (!view) throw sourceNotFound();
-  assertDomainAllowed(access, view.row.domain);
+  assertDomainEntitled(access, view.row.domain);
   return view;
 }
 
@@ -207,7 +199,7 @@ export async function createThreatSource(
   input: ParsedSourceInput,
 ): Promise<ThreatSource> {
   const { access } = actor;
-  assertDomainAllowed(access, input.domain);
+  assertDomainEntitled(access, input.domain);
   if (input.provider && !(await providerStaff(db, access))) throw providerReadOnly();
   const orgId = input.provider ? null : access.org.id;
   await assertNameFree(db, orgId, input.domain, input.name);

@@ -12,11 +12,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { accessOf } from '../../platform/access';
+import { accessOf, assertDomainEntitled } from '../../platform/access';
 import { orgParamsSchema } from '../../platform/http';
 import { listTriggerRuns, listTriggers } from './repo';
 import {
-  assertDomainEntitled,
   changeTriggerState,
   createTrigger,
   toJson,

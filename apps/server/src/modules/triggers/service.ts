@@ -1,5 +1,4 @@
 import {
-  hasSkuGate,
   TRIGGER_FIELD_NAME_PATTERN,
   TRIGGER_HEADER_NAME_PATTERN,
   TRIGGER_HEADER_VALUE_MAX_LENGTH,
@@ -21,7 +20,7 @@ import {
 } from '@vigil/contracts';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import type { AccessContext } from '../../platform/access';
+import { assertDomainEntitled, type AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { viewerOf } from '../roles/rules';
@@ -47,17 +46,6 @@ export const triggerNotFound = () =>
 
 export const scheduleNotFound = () =>
   new AppError('NotFoundException', 'TRIGGER_SCHEDULE_NOT_FOUND', 'Trigger schedule not found');
-
-/** Fraud triggers need the fraud product (403 PRODUCT_NOT_ENTITLED). */
-export function assertDomainEntitled(access: AccessContext, domain: string) {
-  if (domain === 'fraud' && !hasSkuGate(access.org.productSkus, 'fraud')) {
-    throw new AppError(
-      'AccessDeniedException',
-      'PRODUCT_NOT_ENTITLED',
-      'Fraud triggers need the fraud product',
-    );
-  }
-}
 
 export function toJson({ row, savedQueryName, lastRunAt }: TriggerView): Trigger {
   return {

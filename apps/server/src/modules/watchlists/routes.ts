@@ -19,7 +19,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { accessOf } from '../../platform/access';
+import { accessOf, assertDomainEntitled } from '../../platform/access';
 import { csvLine } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import { orgParamsSchema } from '../../platform/http';
@@ -27,7 +27,6 @@ import { spoolUploadedFiles, UploadRefusedError, type SpooledUpload } from '../.
 import { listItems, listWatchlists } from './repo';
 import {
   addWatchlistItems,
-  assertDomainEntitled,
   createWatchlist,
   getWatchlist,
   removeWatchlist,

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import {
-  hasSkuGate,
   WATCHLIST_MAX_ITEMS,
   WATCHLIST_WARN_ITEMS,
   type Watchlist,
@@ -10,7 +9,7 @@ import {
 } from '@vigil/contracts';
 import { parseQuery, validateQuery } from '@vigil/query';
 import type { Db } from '../../db/client';
-import type { AccessContext } from '../../platform/access';
+import { assertDomainEntitled, type AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
 import { findSqlState } from '../../platform/error-handler';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
@@ -56,17 +55,6 @@ function assertWithinLimit(count: number) {
       'WATCHLIST_TOO_MANY_ITEMS',
       `A watchlist holds at most ${WATCHLIST_MAX_ITEMS} items; this would be ${count - WATCHLIST_MAX_ITEMS} too many`,
       { field: 'items', params: { max: WATCHLIST_MAX_ITEMS, overflow: count - WATCHLIST_MAX_ITEMS } },
-    );
-  }
-}
-
-/** Fraud watchlists need the fraud product (403 PRODUCT_NOT_ENTITLED). */
-export function assertDomainEntitled(access: AccessContext, domain: WatchlistDomain) {
-  if (domain === 'fraud' && !hasSkuGate(access.org.productSkus, 'fraud')) {
-    throw new AppError(
-      'AccessDeniedException',
-      'PRODUCT_NOT_ENTITLED',
-      'Fraud watchlists need the fraud product',
     );
   }
 }

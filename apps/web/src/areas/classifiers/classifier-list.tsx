@@ -31,6 +31,7 @@ import {
   moveClassifier,
   type ClassifierMode,
 } from './queries';
+import { EditDeleteButtons } from '../../shell/row-actions';
 
 /**
  * The organisation's classifiers or the library, in the order they apply at ingest. Whether the
@@ -233,23 +234,13 @@ export function ClassifierList({ mode }: { mode: ClassifierMode }) {
                               >
                                 {classifier.paused ? t('classifiers.resume') : t('classifiers.pause')}
                               </Button>
-                              <Button
-                                size="compact-sm"
-                                variant="subtle"
-                                aria-label={t('classifiers.editNamed', { name: classifier.name })}
-                                onClick={() => setEditing(classifier)}
-                              >
-                                {t('common.edit')}
-                              </Button>
-                              <Button
-                                size="compact-sm"
-                                variant="subtle"
-                                color="red"
-                                aria-label={t('classifiers.deleteNamed', { name: classifier.name })}
-                                onClick={() => setDeleting(classifier)}
-                              >
-                                {t('classifiers.delete')}
-                              </Button>
+                              <EditDeleteButtons
+                                editLabel={t('classifiers.editNamed', { name: classifier.name })}
+                                deleteLabel={t('classifiers.deleteNamed', { name: classifier.name })}
+                                deleteText={t('classifiers.delete')}
+                                onEdit={() => setEditing(classifier)}
+                                onDelete={() => setDeleting(classifier)}
+                              />
                             </Group>
                           )}
                         </Table.Td>

@@ -25,6 +25,7 @@ import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { savedQueriesKey, savedQueriesQuery, savedQueryPath } from './saved-queries';
 import { SavedQueryDialog } from './saved-query-dialog';
+import { EditDeleteButtons } from '../../shell/row-actions';
 
 export const Route = createLazyRoute('/search/saved')({
   component: SavedQueriesPage,
@@ -161,23 +162,13 @@ export function SavedQueryList() {
                           )}
                           {canEdit && saved.editable && (
                             <>
-                              <Button
-                                size="compact-sm"
-                                variant="subtle"
-                                aria-label={t('events.saved.editNamed', { name: saved.name })}
-                                onClick={() => setEditing(saved)}
-                              >
-                                {t('common.edit')}
-                              </Button>
-                              <Button
-                                size="compact-sm"
-                                variant="subtle"
-                                color="red"
-                                aria-label={t('events.saved.deleteNamed', { name: saved.name })}
-                                onClick={() => setDeleting(saved)}
-                              >
-                                {t('events.saved.delete')}
-                              </Button>
+                              <EditDeleteButtons
+                                editLabel={t('events.saved.editNamed', { name: saved.name })}
+                                deleteLabel={t('events.saved.deleteNamed', { name: saved.name })}
+                                deleteText={t('events.saved.delete')}
+                                onEdit={() => setEditing(saved)}
+                                onDelete={() => setDeleting(saved)}
+                              />
                             </>
                           )}
                         </Group>

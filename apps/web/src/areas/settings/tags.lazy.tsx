@@ -37,6 +37,7 @@ import { ListPager } from '../../shell/list-pager';
 import { SortableHeader } from '../../shell/sortable-header';
 import { tagPath, tagsKey, tagsQuery } from './metadata-queries';
 import { ListStates } from '../../shell/query-status';
+import { EditDeleteButtons } from '../../shell/row-actions';
 
 export const Route = createLazyRoute('/settings/tags')({
   component: TagsPage,
@@ -149,23 +150,13 @@ function TagList() {
                       {canEdit && (
                         <Table.Td>
                           <Group gap="xs" justify="flex-end" wrap="nowrap">
-                            <Button
-                              size="compact-sm"
-                              variant="subtle"
-                              aria-label={t('settings.tags.editNamed', { name: tag.name })}
-                              onClick={() => setEditing({ tag })}
-                            >
-                              {t('common.edit')}
-                            </Button>
-                            <Button
-                              size="compact-sm"
-                              variant="subtle"
-                              color="red"
-                              aria-label={t('settings.tags.deleteNamed', { name: tag.name })}
-                              onClick={() => setDeleting(tag)}
-                            >
-                              {t('settings.tags.delete')}
-                            </Button>
+                            <EditDeleteButtons
+                              editLabel={t('settings.tags.editNamed', { name: tag.name })}
+                              deleteLabel={t('settings.tags.deleteNamed', { name: tag.name })}
+                              deleteText={t('settings.tags.delete')}
+                              onEdit={() => setEditing({ tag })}
+                              onDelete={() => setDeleting(tag)}
+                            />
                           </Group>
                         </Table.Td>
                       )}

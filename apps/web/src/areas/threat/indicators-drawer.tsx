@@ -39,6 +39,7 @@ import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { threatIndicatorPath, threatIndicatorsQuery, threatSourcePath, threatSourcesKey } from './threat';
+import { EditDeleteButtons } from '../../shell/row-actions';
 
 const ALL = 'ALL';
 
@@ -183,23 +184,13 @@ export function IndicatorsDrawer({
                         {canEdit && (
                           <Table.Td>
                             <Group gap="xs" justify="flex-end" wrap="nowrap">
-                              <Button
-                                size="compact-sm"
-                                variant="subtle"
-                                aria-label={t('threat.indicators.editNamed', { value: indicator.value })}
-                                onClick={() => setEditing(indicator)}
-                              >
-                                {t('common.edit')}
-                              </Button>
-                              <Button
-                                size="compact-sm"
-                                variant="subtle"
-                                color="red"
-                                aria-label={t('threat.indicators.deleteNamed', { value: indicator.value })}
-                                onClick={() => setDeleting(indicator)}
-                              >
-                                {t('threat.indicators.delete')}
-                              </Button>
+                              <EditDeleteButtons
+                                editLabel={t('threat.indicators.editNamed', { value: indicator.value })}
+                                deleteLabel={t('threat.indicators.deleteNamed', { value: indicator.value })}
+                                deleteText={t('threat.indicators.delete')}
+                                onEdit={() => setEditing(indicator)}
+                                onDelete={() => setDeleting(indicator)}
+                              />
                             </Group>
                           </Table.Td>
                         )}

@@ -32,6 +32,7 @@ import { ListStates } from '../../shell/query-status';
 import { IndicatorsDrawer } from './indicators-drawer';
 import { SourceDialog } from './source-dialog';
 import { threatSourcePath, threatSourcesKey, threatSourcesQuery } from './threat';
+import { EditDeleteButtons } from '../../shell/row-actions';
 
 /**
  * Threat match of the security domain (/threat) or the fraud domain (/fraud/threat, with the fraud
@@ -206,23 +207,13 @@ function SourceList({ domain }: { domain: ThreatDomain }) {
                           </Button>
                           {canEdit && source.editable && (
                             <>
-                              <Button
-                                size="compact-sm"
-                                variant="subtle"
-                                aria-label={t('threat.sources.editNamed', { name: source.name })}
-                                onClick={() => setEditing(source)}
-                              >
-                                {t('common.edit')}
-                              </Button>
-                              <Button
-                                size="compact-sm"
-                                variant="subtle"
-                                color="red"
-                                aria-label={t('threat.sources.deleteNamed', { name: source.name })}
-                                onClick={() => setDeleting(source)}
-                              >
-                                {t('threat.sources.delete')}
-                              </Button>
+                              <EditDeleteButtons
+                                editLabel={t('threat.sources.editNamed', { name: source.name })}
+                                deleteLabel={t('threat.sources.deleteNamed', { name: source.name })}
+                                deleteText={t('threat.sources.delete')}
+                                onEdit={() => setEditing(source)}
+                                onDelete={() => setDeleting(source)}
+                              />
                             </>
                           )}
                         </Group>

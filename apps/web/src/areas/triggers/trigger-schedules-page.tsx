@@ -13,6 +13,7 @@ import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { ScheduleDialog } from './schedule-dialog';
 import { minutesToTime, schedulePath, schedulesQuery, triggersKey } from './triggers';
+import { EditDeleteButtons } from '../../shell/row-actions';
 
 /** Trigger schedules (/trigger-schedules): TRIGGER_VIEW to see them, TRIGGER_EDIT to change them. */
 export function TriggerSchedulesPage() {
@@ -109,23 +110,13 @@ function ScheduleList() {
                     <Table.Td>
                       {canEdit && (
                         <Group gap="xs" justify="flex-end" wrap="nowrap">
-                          <Button
-                            size="compact-sm"
-                            variant="subtle"
-                            aria-label={t('triggerSchedules.editNamed', { name: schedule.name })}
-                            onClick={() => setEditing(schedule)}
-                          >
-                            {t('common.edit')}
-                          </Button>
-                          <Button
-                            size="compact-sm"
-                            variant="subtle"
-                            color="red"
-                            aria-label={t('triggerSchedules.deleteNamed', { name: schedule.name })}
-                            onClick={() => setDeleting(schedule)}
-                          >
-                            {t('triggerSchedules.delete')}
-                          </Button>
+                          <EditDeleteButtons
+                            editLabel={t('triggerSchedules.editNamed', { name: schedule.name })}
+                            deleteLabel={t('triggerSchedules.deleteNamed', { name: schedule.name })}
+                            deleteText={t('triggerSchedules.delete')}
+                            onEdit={() => setEditing(schedule)}
+                            onDelete={() => setDeleting(schedule)}
+                          />
                         </Group>
                       )}
                     </Table.Td>

@@ -17,6 +17,7 @@ import { ListStates } from '../../shell/query-status';
 import { WatchlistDialog } from './watchlist-dialog';
 import { WatchlistDrawer } from './watchlist-drawer';
 import { watchlistPath, watchlistsKey, watchlistsQuery } from './watchlists';
+import { EditDeleteButtons } from '../../shell/row-actions';
 
 /**
  * Watchlists of the security domain (/watchlists) or the fraud domain (/fraud/watchlists, with the
@@ -173,23 +174,13 @@ function WatchlistList({ domain }: { domain: WatchlistDomain }) {
                           </Button>
                           {canEdit && (
                             <>
-                              <Button
-                                size="compact-sm"
-                                variant="subtle"
-                                aria-label={t('watchlists.editNamed', { name: watchlist.name })}
-                                onClick={() => setEditing(watchlist)}
-                              >
-                                {t('common.edit')}
-                              </Button>
-                              <Button
-                                size="compact-sm"
-                                variant="subtle"
-                                color="red"
-                                aria-label={t('watchlists.deleteNamed', { name: watchlist.name })}
-                                onClick={() => setDeleting(watchlist)}
-                              >
-                                {t('watchlists.delete')}
-                              </Button>
+                              <EditDeleteButtons
+                                editLabel={t('watchlists.editNamed', { name: watchlist.name })}
+                                deleteLabel={t('watchlists.deleteNamed', { name: watchlist.name })}
+                                deleteText={t('watchlists.delete')}
+                                onEdit={() => setEditing(watchlist)}
+                                onDelete={() => setDeleting(watchlist)}
+                              />
                             </>
                           )}
                         </Group>
