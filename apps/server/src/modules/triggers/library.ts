@@ -478,6 +478,25 @@ const copiedValues = (library: TriggerRow, group: LibraryGroupRow | undefined) =
   baseQuery: group?.baseQuery ? group.baseQuery : null,
 });
 
+/** Stores an organisation's copy of a library trigger, ACTIVE with its first run one interval from now. */
+export async function insertLibraryCopy(
+  db: Db,
+  library: TriggerRow,
+  group: LibraryGroupRow | undefined,
+  copy: { orgId: string; managedBy: TriggerManagedBy; createdBy: string | null },
+): Promise<TriggerRow> {
+  return insertTrigger(db, {
+    ...copiedValues(library, group),
+    ...copy,
+    domain: library.domain,
+    libraryGroupId: library.libraryGroupId,
+    copiedFromId: library.id,
+    libraryVersion: library.version,
+    state: 'ACTIVE',
+    ...schedulingFrom(library.intervalSeconds),
+  });
+}
+
 /**
  * Copies a library trigger to organisations the user may act in (403 ORG_NOT_AUTHORISED, writing
  * nothing, when one is not). One copy per organisation: an organisation that holds one is skipped
@@ -514,17 +533,10 @@ export async function copyLibraryTrigger(
           result.skipped.push({ orgId, orgName: org.name, reason: 'PRODUCT_NOT_ENTITLED', triggerId: null });
           continue;
         }
-        const row = await insertTrigger(tx, {
-          ...copiedValues(library, group),
+        const row = await insertLibraryCopy(tx, library, group, {
           orgId,
-          domain: library.domain,
-          libraryGroupId: library.libraryGroupId,
-          copiedFromId: library.id,
-          libraryVersion: library.version,
           managedBy: input.managedBy,
-          state: 'ACTIVE',
           createdBy: access.user.id,
-          ...schedulingFrom(library.intervalSeconds),
         });
         await audit(
           tx,
