@@ -187,7 +187,13 @@ export type LibraryBulkEditRequest = z.input<typeof libraryBulkEditRequestSchema
 export const libraryBulkEditResultSchema = z.object({
   changed: z.array(z.object({ orgId: z.string(), triggerId: z.string() })),
   /** Organisations whose copy could not change, each with the reason's catalogue key. */
-  failed: z.array(z.object({ orgId: z.string(), key: z.string() })),
+  failed: z.array(
+    z.object({
+      orgId: z.string(),
+      key: z.string(),
+      params: z.record(z.string(), z.string()).optional(),
+    }),
+  ),
   /** Named organisations the user may not act in; nothing of them was read or changed. */
   notAuthorisedOrgIds: z.array(z.string()),
   /** TRIGGER_BULK_EDIT_NOT_AUTHORISED_SOME_ORGS or TRIGGER_BULK_EDIT_PARTIAL_FAILURE; null when all changed. */

@@ -622,7 +622,11 @@ describe('bulk edit across organisations', () => {
     expect(response.json()).toEqual({
       changed: [],
       failed: [
-        { orgId: harborId, key: 'TRIGGER_INVALID_STATE_CHANGE' },
+        {
+          orgId: harborId,
+          key: 'TRIGGER_INVALID_STATE_CHANGE',
+          params: { from: 'DELETED', to: 'ACTIVE' },
+        },
         { orgId: prairieId, key: 'TRIGGER_BULK_EDIT_NO_COPY' },
       ],
       notAuthorisedOrgIds: [],

@@ -886,7 +886,8 @@ export async function bulkEditCopies(
           } as const
         )[changes.state];
         if (!TRANSITIONS[action].from.includes(copy.state as TriggerState)) {
-          failed.push({ orgId, key: invalidStateChange(copy.state, changes.state).key });
+          const refusal = invalidStateChange(copy.state, changes.state);
+          failed.push({ orgId, key: refusal.key, params: { from: copy.state, to: changes.state } });
           continue;
         }
         Object.assign(values, {

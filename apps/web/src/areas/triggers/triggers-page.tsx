@@ -237,6 +237,11 @@ function TriggerList({ domain }: { domain: TriggerDomain }) {
                               {t('triggers.managedByOps')}
                             </Text>
                           )}
+                          {trigger.source === 'LIBRARY' && (
+                            <Text size="xs" c="dimmed">
+                              {t('triggers.fromLibrary', { version: trigger.libraryVersion })}
+                            </Text>
+                          )}
                         </Table.Td>
                         <Table.Td>{t(`triggers.types.${trigger.type}`)}</Table.Td>
                         <Table.Td>{t(`triggers.severities.${trigger.severity}`)}</Table.Td>

@@ -34,6 +34,10 @@ const trigger = (overrides: Partial<Trigger> = {}): Trigger => ({
   disabledReason: null,
   disabledUntil: null,
   managedBy: 'CLIENT',
+  source: 'CUSTOM',
+  copiedFromId: null,
+  libraryVersion: null,
+  baseQuery: null,
   inTest: false,
   version: 1,
   previousVersionId: null,
@@ -88,6 +92,7 @@ const pickers = {
     body: { items: [savedQuery('q1', 'Failed logins'), savedQuery('q2', 'Admin logins')], total: 2 },
   },
   [`GET ${base}/trigger-schedules`]: { body: { items: [], total: 0 } },
+  [`GET ${base}/user/summary`]: { body: [] },
 };
 
 describe('triggers page', () => {
