@@ -21,7 +21,7 @@ import {
 import type { Db } from '../../db/client';
 import { assertDomainEntitled, type AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
-import { findSqlState } from '../../platform/error-handler';
+import { onUniqueViolation } from '../../platform/error-handler';
 import { accessDenied, AppError, conflict, validationFailed } from '../../platform/errors';
 import { listUserOrgs } from '../orgs/repo';
 import { viewerOf } from '../roles/rules';
@@ -207,14 +207,8 @@ const groupNameTaken = (name: string) =>
   });
 
 /** Unique-index races end as 409 like the checked case. */
-async function mapDuplicateName<T>(name: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (findSqlState(error) === '23505') throw groupNameTaken(name);
-    throw error;
-  }
-}
+const mapDuplicateName = <T>(name: string, write: () => Promise<T>): Promise<T> =>
+  onUniqueViolation(write, () => groupNameTaken(name));
 
 type GroupInput = TriggerLibraryGroupFields;
 
@@ -518,60 +512,54 @@ export async function copyLibraryTrigger(
   if (orgIds.some((orgId) => !mine.has(orgId))) {
     throw accessDenied('ORG_NOT_AUTHORISED', 'orgIds names an organisation the user may not act in');
   }
-  try {
-    return await db.transaction(async (tx) => {
-      const existing = await findCopiesInOrgs(tx, id, orgIds);
-      const result: LibraryCopyResult = { copied: [], skipped: [] };
-      for (const orgId of orgIds) {
-        const org = mine.get(orgId)!;
-        const held = existing.get(orgId);
-        if (held) {
-          result.skipped.push({ orgId, orgName: org.name, reason: 'ALREADY_COPIED', triggerId: held.id });
-          continue;
-        }
-        if (library.domain === 'fraud' && !hasSkuGate(org.productSkus, 'fraud')) {
-          result.skipped.push({ orgId, orgName: org.name, reason: 'PRODUCT_NOT_ENTITLED', triggerId: null });
-          continue;
-        }
-        const row = await insertLibraryCopy(tx, library, group, {
-          orgId,
-          managedBy: input.managedBy,
-          createdBy: access.user.id,
-        });
-        await audit(
-          tx,
-          actor,
-          orgId,
-          'trigger.copied-from-library',
-          { type: 'trigger', id: row.id },
-          {
-            libraryTriggerId: library.id,
-            libraryVersion: library.version,
-            after: snapshot(row),
-          },
-        );
-        result.copied.push({ orgId, orgName: org.name, triggerId: row.id });
+  // A copy made at the same moment by another administrator breaks the one-copy index: 409
+  // GENERIC_CONFLICT, nothing stored.
+  return db.transaction(async (tx) => {
+    const existing = await findCopiesInOrgs(tx, id, orgIds);
+    const result: LibraryCopyResult = { copied: [], skipped: [] };
+    for (const orgId of orgIds) {
+      const org = mine.get(orgId)!;
+      const held = existing.get(orgId);
+      if (held) {
+        result.skipped.push({ orgId, orgName: org.name, reason: 'ALREADY_COPIED', triggerId: held.id });
+        continue;
       }
+      if (library.domain === 'fraud' && !hasSkuGate(org.productSkus, 'fraud')) {
+        result.skipped.push({ orgId, orgName: org.name, reason: 'PRODUCT_NOT_ENTITLED', triggerId: null });
+        continue;
+      }
+      const row = await insertLibraryCopy(tx, library, group, {
+        orgId,
+        managedBy: input.managedBy,
+        createdBy: access.user.id,
+      });
       await audit(
         tx,
         actor,
-        access.org.id,
-        'trigger-library.copied',
-        { type: 'trigger', id },
+        orgId,
+        'trigger.copied-from-library',
+        { type: 'trigger', id: row.id },
         {
-          copied: result.copied.map((entry) => entry.orgId),
-          skipped: result.skipped.map((entry) => ({ orgId: entry.orgId, reason: entry.reason })),
+          libraryTriggerId: library.id,
+          libraryVersion: library.version,
+          after: snapshot(row),
         },
       );
-      return result;
-    });
-  } catch (error) {
-    // Another administrator copied it to one of the organisations at the same moment.
-    if (findSqlState(error) === '23505') {
-      throw conflict('GENERIC_CONFLICT', 'A copy was made at the same time; try again');
+      result.copied.push({ orgId, orgName: org.name, triggerId: row.id });
     }
-    throw error;
-  }
+    await audit(
+      tx,
+      actor,
+      access.org.id,
+      'trigger-library.copied',
+      { type: 'trigger', id },
+      {
+        copied: result.copied.map((entry) => entry.orgId),
+        skipped: result.skipped.map((entry) => ({ orgId: entry.orgId, reason: entry.reason })),
+      },
+    );
+    return result;
+  });
 }
 
 // ---- Statistics ----

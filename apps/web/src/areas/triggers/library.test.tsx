@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { LibraryStats, LibraryTrigger, PersonSummary, SavedQuery, Trigger } from '@vigil/contracts';
+import type { LibraryStats, LibraryTrigger, PersonSummary, Trigger } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
@@ -12,6 +12,7 @@ import {
   signedInWithClientRoutes,
 } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
+import { savedQueryFixture, triggerFixture } from './test-fixtures';
 
 /** The search field of a multi-select (beside it, the hidden input that carries its value). */
 const multiSelect = (container: HTMLElement, label: string | RegExp) =>
@@ -24,47 +25,15 @@ const COMPACT_ID = '0a1b2c3d4e5f4a6b8c7d0e1f2a3b4c5d';
 const GROUP_ID = '11111111-2222-4333-8444-555555555555';
 const client = `/api/org/${CLIENT_ORG_ID}`;
 
-const trigger = (overrides: Partial<Trigger> = {}): Trigger => ({
-  id: 't1',
-  orgId: HOME_ORG_ID,
-  domain: 'security',
-  name: 'Brute-force logins',
-  description: 'Five failed sign-ins of one user within ten minutes.',
-  type: 'THRESHOLD',
-  savedQueryId: 'q1',
-  savedQueryName: 'Failed sign-ins',
-  intervalSeconds: 600,
-  aggregation: null,
-  minMatch: 5,
-  maxMatch: null,
-  sequence: null,
-  severity: 'HIGH',
-  notifyOnly: false,
-  ticketOwnerId: null,
-  watcherIds: [],
-  importantFields: [],
-  customHeaders: {},
-  emailRecipients: [],
-  emailDigest: false,
-  labels: ['identity'],
-  scheduleId: null,
-  state: 'ACTIVE',
-  disabledReason: null,
-  disabledUntil: null,
-  managedBy: 'OPS',
-  source: 'CUSTOM',
-  copiedFromId: null,
-  libraryVersion: null,
-  baseQuery: null,
-  inTest: false,
-  version: 1,
-  previousVersionId: null,
-  nextRunAt: null,
-  lastRunAt: null,
-  createdOn: '2026-03-01T09:00:00.000Z',
-  modifiedOn: '2026-03-01T09:00:00.000Z',
-  ...overrides,
-});
+const trigger = (overrides: Partial<Trigger> = {}): Trigger =>
+  triggerFixture({
+    name: 'Brute-force logins',
+    description: 'Five failed sign-ins of one user within ten minutes.',
+    savedQueryName: 'Failed sign-ins',
+    managedBy: 'OPS',
+    nextRunAt: null,
+    ...overrides,
+  });
 
 const libraryTrigger = (overrides: Partial<LibraryTrigger> = {}): LibraryTrigger => ({
   ...trigger({ id: LIBRARY_ID, orgId: null, version: 2 }),
@@ -350,21 +319,7 @@ const person = (id: string, fullName: string, homeOrgId = HOME_ORG_ID, active = 
   homeOrgId,
 });
 
-const savedQuery = (id: string, name: string, isLibrary = false): SavedQuery => ({
-  id,
-  orgId: isLibrary ? null : HOME_ORG_ID,
-  name,
-  description: '',
-  query: 'outcome:failure',
-  aggregation: null,
-  primaryField: null,
-  library: isLibrary,
-  editable: true,
-  createdBy: null,
-  createdByName: null,
-  createdOn: '2026-03-01T09:00:00.000Z',
-  modifiedOn: '2026-03-01T09:00:00.000Z',
-});
+const savedQuery = savedQueryFixture;
 
 describe('trigger editor', () => {
   it("picks the ticket owner and watchers among the organisation's own active users", async () => {
