@@ -180,12 +180,19 @@ export async function countActiveCopies(db: Db, libraryId: string): Promise<numb
   return db.$count(triggers, and(eq(triggers.copiedFromId, libraryId), eq(triggers.state, 'ACTIVE')));
 }
 
-/** Every held copy of a library trigger, in any organisation (for the resync analysis). */
-export async function listAllCopies(db: Db, libraryId: string): Promise<TriggerRow[]> {
+/** The live copies of a library trigger in these organisations (for the resync analysis). */
+export async function listLiveCopies(db: Db, libraryId: string, orgIds: string[]): Promise<TriggerRow[]> {
+  if (orgIds.length === 0) return [];
   return db
     .select()
     .from(triggers)
-    .where(and(eq(triggers.copiedFromId, libraryId), notInArray(triggers.state, ['ARCHIVED', 'DELETED'])));
+    .where(
+      and(
+        eq(triggers.copiedFromId, libraryId),
+        inArray(triggers.orgId, orgIds),
+        notInArray(triggers.state, ['ARCHIVED', 'DELETED']),
+      ),
+    );
 }
 
 /** Stores a resync analysis result on a trigger without touching anything else. */

@@ -266,8 +266,9 @@ export const triggerLibraryRoutes =
           tags: TAGS,
           summary: 'Calculate the resync information of the copies',
           description:
-            'Compares every copy with the library trigger at its current version and stores the fields that ' +
-            `differ; a resync needs it. Answers the statistics. ${NOT_FOUND_NOTE} ${ADMIN_NOTE}`,
+            'Compares every copy in the organisations the user works with the library trigger at its current ' +
+            'version and stores the fields that differ; a resync needs it. Answers the statistics. ' +
+            `${NOT_FOUND_NOTE} ${ADMIN_NOTE}`,
           params: idParams,
           response: { 200: libraryStatsSchema },
         },

@@ -204,6 +204,7 @@ describe('library triggers', () => {
         minMatch: null,
         intervalSeconds: 3600,
         sequence: steps.map((savedQueryId) => ({ savedQueryId })),
+        aggregation: { type: 'terms', field: 'accountId' },
       });
     await expectError(
       await call('POST', '/trigger-library/trigger', admin, sequence([payeeQueryId, providerQueryId])),
@@ -217,7 +218,12 @@ describe('library triggers', () => {
       sequence([payeeQueryId, wireQueryId]),
     );
     expect(steps.statusCode, steps.body).toBe(201);
-    expect(steps.json()).toMatchObject({ type: 'SEQUENCE', savedQueryId: payeeQueryId });
+    // The steps correlate by the account.
+    expect(steps.json()).toMatchObject({
+      type: 'SEQUENCE',
+      savedQueryId: payeeQueryId,
+      aggregation: { type: 'terms', field: 'accountId' },
+    });
 
     const created = await createLibraryTrigger({ name: 'Brute-force logins' });
     expect(created).toMatchObject({
@@ -247,6 +253,33 @@ describe('library triggers', () => {
       await call('PUT', `/trigger-library/trigger/${created.id}`, clientEditor, libraryTrigger(), harborId),
       403,
       'PERMISSION_DENIED',
+    );
+  });
+
+  it("answers 404 for an organisation's trigger named as a library trigger", async () => {
+    const own = await call(
+      'POST',
+      '/trigger',
+      clientEditor,
+      {
+        name: 'Harbor only',
+        type: 'THRESHOLD',
+        savedQueryId: libraryQueryId,
+        intervalSeconds: 300,
+        minMatch: 1,
+      },
+      harborId,
+    );
+    const ownId = (own.json() as { id: string }).id;
+    await expectError(
+      await call('GET', `/trigger-library/trigger/${ownId}`, admin),
+      404,
+      'TRIGGER_NOT_FOUND',
+    );
+    await expectError(
+      await call('POST', `/trigger-library/trigger/${ownId}/copy`, admin, { orgIds: [prairieId] }),
+      404,
+      'TRIGGER_NOT_FOUND',
     );
   });
 
@@ -608,6 +641,28 @@ describe('bulk edit across organisations', () => {
       labels: ['identity'],
     });
     expect(await activity(harborId, 'trigger.bulk-edited')).toHaveLength(1);
+
+    // A copy in an organisation an administrator does not work is unknown to them in a resync.
+    const harborAdmin = await seedUser(ctx.database.db, {
+      homeOrgId: providerOrgId,
+      permissions: ['TRAC_ADMIN', 'TRAC_USER', ...EDIT],
+      authorisedOrgIds: [harborId],
+    });
+    await call('POST', `/trigger-library/trigger/${library.id}/resync-analysis`, harborAdmin);
+    const hidden = await call('POST', `/trigger-library/trigger/${library.id}/resync`, harborAdmin, {
+      triggerIds: [prairieCopy],
+      fields: ['name'],
+    });
+    await expectError(hidden, 404, 'TRIGGER_RESYNC_IDS_NOT_FOUND');
+    // Its analysis left the Prairie copy out, so an administrator of Prairie must run one first.
+    await expectError(
+      await call('POST', `/trigger-library/trigger/${library.id}/resync`, admin, {
+        triggerIds: [prairieCopy],
+        fields: ['name'],
+      }),
+      409,
+      'TRIGGER_RESYNC_INFO_NOT_CALCULATED',
+    );
     expect(await activity(prairieId, 'trigger.bulk-edited')).toHaveLength(0);
   });
 

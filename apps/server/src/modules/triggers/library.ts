@@ -36,7 +36,7 @@ import {
   findOrgTriggers,
   insertLibraryGroup,
   libraryGroupNameTaken,
-  listAllCopies,
+  listLiveCopies,
   listCopies,
   listLibraryGroups,
   listLibraryTriggers,
@@ -636,8 +636,9 @@ function differencesOf(copy: TriggerRow, target: ReturnType<typeof copiedValues>
 }
 
 /**
- * The resync analysis: calculates for every copy the fields that differ from the library trigger at
- * its current version, and stores them (resync needs this information).
+ * The resync analysis: calculates for every copy in the organisations the user works the fields that
+ * differ from the library trigger at its current version, and stores them (resync needs this
+ * information).
  */
 export async function analyseResync(
   db: Db,
@@ -651,9 +652,11 @@ export async function analyseResync(
   if (library.state === 'DELETED') throw triggerNotFound();
   const group = library.libraryGroupId ? await findLibraryGroup(db, library.libraryGroupId) : undefined;
   const target = copiedValues(library, group);
+  const mine = await myOrgs(db, access);
   const analysedAt = now.toISOString();
   await db.transaction(async (tx) => {
-    const copies = await listAllCopies(tx, id);
+    // Only the organisations the user works: copies elsewhere stay without information.
+    const copies = await listLiveCopies(tx, id, [...mine.keys()]);
     for (const copy of copies) {
       await setResyncInfo(tx, copy.id, {
         analysedAt,

@@ -206,7 +206,10 @@ export async function normalise(db: Db, orgId: string, input: TriggerFields) {
       field: 'aggregation',
     });
   }
-  if (type !== 'AGGREGATION' && type !== 'THRESHOLD') aggregation = null;
+  // THRESHOLD may group by a field, SEQUENCE correlates its steps by one (the host without it).
+  if (type === 'SEQUENCE')
+    aggregation = aggregation?.field ? { type: 'terms', field: aggregation.field } : null;
+  else if (type !== 'AGGREGATION' && type !== 'THRESHOLD') aggregation = null;
 
   const minMatch = input.minMatch ?? null;
   const maxMatch = input.maxMatch ?? null;

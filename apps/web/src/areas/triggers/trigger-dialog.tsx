@@ -197,6 +197,17 @@ function localErrors(
 
 const usesMatchRange = (type: TriggerType) => type === 'THRESHOLD' || type === 'AGGREGATION';
 
+/** Threshold triggers may count per value of a field; sequences correlate their steps by one. */
+const usesKeyField = (type: TriggerType) => type === 'THRESHOLD' || type === 'SEQUENCE';
+
+function aggregationOf(input: Values) {
+  const field = input.aggregationField.trim();
+  if (input.type === 'AGGREGATION') {
+    return input.aggregationType ? { type: input.aggregationType, field } : null;
+  }
+  return usesKeyField(input.type) && field ? { type: 'terms' as const, field } : null;
+}
+
 /** Library mode: the groups a library trigger may belong to, and the one a new trigger starts in. */
 export interface LibraryDialogProps {
   groups: { value: string; label: string }[];
@@ -262,10 +273,7 @@ export function TriggerDialog({
             input.type === 'SEQUENCE' ? input.sequence.map((savedQueryId) => ({ savedQueryId })) : null,
           intervalSeconds:
             input.type === 'DYNAMIC_THRESHOLD' ? TRIGGER_PERIOD_SECONDS : Number(input.intervalSeconds),
-          aggregation:
-            input.aggregationType && input.type === 'AGGREGATION'
-              ? { type: input.aggregationType, field: input.aggregationField.trim() }
-              : null,
+          aggregation: aggregationOf(input),
           minMatch: usesMatchRange(input.type) ? numberOrNull(input.minMatch) : null,
           maxMatch: usesMatchRange(input.type) ? numberOrNull(input.maxMatch) : null,
           severity: input.severity,
@@ -450,6 +458,16 @@ export function TriggerDialog({
                 onChange={(event) => update('aggregationField', 'aggregation')(event.currentTarget.value)}
               />
             </SimpleGrid>
+          )}
+          {usesKeyField(values.type) && (
+            <TextInput
+              label={values.type === 'SEQUENCE' ? t('triggers.correlationField') : t('triggers.groupField')}
+              description={
+                values.type === 'SEQUENCE' ? t('triggers.correlationFieldHint') : t('triggers.groupFieldHint')
+              }
+              value={values.aggregationField}
+              onChange={(event) => update('aggregationField', 'aggregation')(event.currentTarget.value)}
+            />
           )}
           {usesMatchRange(values.type) && (
             <SimpleGrid cols={2}>
