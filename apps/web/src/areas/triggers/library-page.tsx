@@ -53,10 +53,12 @@ export function TriggerLibraryPage({ domain }: { domain: TriggerDomain }) {
   const { t } = useTranslation();
   const canView = useHasPermission('TRIGGER_VIEW');
   const hasFraud = useHasSku('fraud');
+  // The provider keeps the fraud library whatever its own products.
+  const isProvider = useOrgContext()?.org.isProvider ?? false;
   return (
     <GatedPage
       title={domain === 'fraud' ? t('triggerLibrary.fraudTitle') : t('triggerLibrary.title')}
-      allowed={canView && (domain === 'security' || hasFraud)}
+      allowed={canView && (domain === 'security' || hasFraud || isProvider)}
       maw={1400}
     >
       <Library domain={domain} />
@@ -112,9 +114,16 @@ function Library({ domain }: { domain: TriggerDomain }) {
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start">
-        <Text size="sm" c="dimmed" maw={800}>
-          {isProvider ? t('triggerLibrary.providerIntro') : t('triggerLibrary.clientIntro')}
-        </Text>
+        <Stack gap={4} maw={800}>
+          <Text size="sm" c="dimmed">
+            {isProvider ? t('triggerLibrary.providerIntro') : t('triggerLibrary.clientIntro')}
+          </Text>
+          {isProvider && (
+            <AnchorLink size="sm" to={domain === 'fraud' ? '/triggers/library' : '/fraud/library'}>
+              {domain === 'fraud' ? t('triggerLibrary.toSecurity') : t('triggerLibrary.toFraud')}
+            </AnchorLink>
+          )}
+        </Stack>
         {canManage && (
           <Group gap="sm">
             <Button

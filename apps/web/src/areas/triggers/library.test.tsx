@@ -195,6 +195,21 @@ describe('trigger library page', () => {
     );
   });
 
+  it('lets the provider reach its fraud library without a fraud product of its own', async () => {
+    const fetchMock = stubApi({
+      ...providerAdmin(),
+      [`GET ${base}/trigger-library`]: { body: library([libraryTrigger()]) },
+    });
+    const { user } = renderApp(`/triggers/library?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('link', { name: 'Fraud trigger library' }));
+    expect(await screen.findByRole('heading', { name: 'Fraud trigger library' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('trigger-library?domain=fraud'))).toBe(
+        true,
+      ),
+    );
+  });
+
   it('redirects /triggers/default to the trigger library', async () => {
     stubApi({
       ...providerAdmin(['TRIGGER_VIEW']),

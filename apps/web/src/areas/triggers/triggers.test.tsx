@@ -201,6 +201,19 @@ describe('triggers page', () => {
     expect(screen.queryByRole('button', { name: 'Actions for Brute force logins' })).not.toBeInTheDocument();
   });
 
+  it('lets provider staff change ops-managed triggers', async () => {
+    stubApi({
+      ...withAccess([...EDIT, 'TRAC_USER']),
+      ...pickers,
+      [`GET ${base}/triggers`]: { body: { items: [trigger({ managedBy: 'OPS' })], total: 1 } },
+    });
+    const { user } = renderApp(`/triggers?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('Managed by ops')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Edit Brute force logins' }));
+    expect(await screen.findByRole('dialog', { name: 'Edit trigger' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Actions for Brute force logins' })).toBeInTheDocument();
+  });
+
   it('gives fraud triggers only to organisations with the fraud product', async () => {
     const fetchMock = stubApi({
       ...withAccess(['TRIGGER_VIEW'], ['CYBERFRAUD_STANDARD']),
