@@ -40,6 +40,7 @@ import { savedQueryRoutes } from './modules/saved-queries/routes';
 import { watchlistRoutes } from './modules/watchlists/routes';
 import { triggerRoutes } from './modules/triggers/routes';
 import { triggerScheduleRoutes } from './modules/triggers/schedules';
+import { triggerLibraryRoutes } from './modules/triggers/library-routes';
 import { threatRoutes } from './modules/threat/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { loadOrgAccess } from './modules/users/access';
@@ -186,6 +187,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(watchlistRoutes(database.db));
   await app.register(triggerRoutes(database.db));
   await app.register(triggerScheduleRoutes(database.db));
+  await app.register(triggerLibraryRoutes(database.db));
   await app.register(customParserRoutes(database.db));
   await app.register(threatRoutes(database.db));
   await app.register(alertRoutes(database.db));

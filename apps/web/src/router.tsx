@@ -301,6 +301,9 @@ const fraudThreatRoute = orgRoute('/fraud/threat').lazy(() =>
 const fraudTriggersRoute = orgRoute('/fraud/triggers').lazy(() =>
   import('./areas/triggers/triggers.lazy').then((m) => m.fraudRoute),
 );
+const fraudLibraryRoute = orgRoute('/fraud/library').lazy(() =>
+  import('./areas/triggers/triggers.lazy').then((m) => m.fraudLibraryRoute),
+);
 const fraudRoute = orgRoute('/fraud/$').lazy(() =>
   import('./areas/fraud/unavailable.lazy').then((m) => m.fraudRoute),
 );
@@ -319,7 +322,11 @@ const fraudInboxRoute = orgRoute('/fraud/inbox').lazy(() =>
   import('./areas/alerts/inbox.lazy').then((m) => m.fraudRoute),
 );
 const triggerLibraryRoute = orgRoute('/triggers/library').lazy(() =>
-  import('./areas/alerts/unavailable.lazy').then((m) => m.triggerLibraryRoute),
+  import('./areas/triggers/triggers.lazy').then((m) => m.libraryRoute),
+);
+// Spec 1 section 2.8: the statistics of a library trigger, by its 32-character id.
+const libraryStatsRoute = orgRoute('/triggers/$id/stats').lazy(() =>
+  import('./areas/triggers/triggers.lazy').then((m) => m.statsRoute),
 );
 const triggerListRoute = orgRoute('/triggers').lazy(() =>
   import('./areas/triggers/triggers.lazy').then((m) => m.Route),
@@ -422,11 +429,13 @@ const routeTree = rootRoute.addChildren([
   fraudThreatRoute,
   fraudInboxRoute,
   fraudTriggersRoute,
+  fraudLibraryRoute,
   fraudRoute,
   alertsRoute,
   alertInboxRoute,
   triggerListRoute,
   triggerLibraryRoute,
+  libraryStatsRoute,
   triggerSchedulesRoute,
   threatRoute,
   watchlistsRoute,

@@ -32,6 +32,10 @@ export type TriggerDisabledReason = (typeof TRIGGER_DISABLED_REASONS)[number];
 export const TRIGGER_MANAGED_BY = ['CLIENT', 'OPS'] as const;
 export type TriggerManagedBy = (typeof TRIGGER_MANAGED_BY)[number];
 
+/** Where a trigger comes from: copied from the provider's library, or made in the organisation. */
+export const TRIGGER_SOURCES = ['LIBRARY', 'CUSTOM'] as const;
+export type TriggerSource = (typeof TRIGGER_SOURCES)[number];
+
 export const TRIGGER_NAME_MAX_LENGTH = 200;
 export const TRIGGER_DESCRIPTION_MAX_LENGTH = 2000;
 /** Interval bounds of every trigger: one minute to seven days. */
@@ -132,6 +136,12 @@ export const triggerSchema = z.object({
   disabledReason: z.enum(TRIGGER_DISABLED_REASONS).nullable(),
   disabledUntil: z.string().nullable(),
   managedBy: z.enum(TRIGGER_MANAGED_BY),
+  /** LIBRARY: a copy of a library trigger (`copiedFromId`, at `libraryVersion`); CUSTOM otherwise. */
+  source: z.enum(TRIGGER_SOURCES),
+  copiedFromId: z.string().nullable(),
+  libraryVersion: z.number().nullable(),
+  /** A copy's library group base query, ANDed with its saved query. */
+  baseQuery: z.string().nullable(),
   inTest: z.boolean(),
   version: z.number(),
   previousVersionId: z.string().nullable(),

@@ -17,6 +17,7 @@ import { seedClassifiersDemo } from './classifiers';
 import { seedCustomParsersDemo } from './custom-parsers';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedThreatDemo } from './threat';
+import { seedTriggerLibraryDemo } from './trigger-library';
 import { seedTriggersDemo } from './triggers';
 import { seedWatchlistsDemo } from './watchlists';
 
@@ -177,6 +178,11 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedTrickleTokens(db, [orgIds.harbor!, orgIds.prairie!, orgIds.coastal!]);
   await seedCustomParsersDemo(db, orgIds.prairie!, userIds[`admin@${DEMO_ORGS[1]!.domain}`]!);
   await seedTriggersDemo(db, orgIds.harbor!, context.adminUserId);
+  await seedTriggerLibraryDemo(
+    db,
+    { harbor: orgIds.harbor!, prairie: orgIds.prairie!, coastal: orgIds.coastal! },
+    context.adminUserId,
+  );
   await seedAlertsDemo(db, orgIds.harbor!, userIds[`analyst@${DEMO_ORGS[0]!.domain}`]!);
   return summary;
 }

@@ -16,6 +16,19 @@ export function findSqlState(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Runs a write and answers a unique-index violation with `refusal()` (the error of the case a check
+ * before the write catches, so that a race ends the same way).
+ */
+export async function onUniqueViolation<T>(write: () => Promise<T>, refusal: () => Error): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (findSqlState(error) === '23505') throw refusal();
+    throw error;
+  }
+}
+
 function valueAt(source: unknown, path: string[]): unknown {
   let current = source;
   for (const segment of path) {

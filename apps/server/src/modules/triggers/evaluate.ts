@@ -97,7 +97,11 @@ async function savedQueryCondition(db: Db, trigger: TriggerRow, savedQueryId: st
       ),
     );
   if (!saved) throw new EvaluationError('Missing saved query');
-  return { saved, condition: compiledToSql(compileQuery(saved.query, DEFAULT_EVENT_SCHEMA)) };
+  const condition = compiledToSql(compileQuery(saved.query, DEFAULT_EVENT_SCHEMA));
+  // A library copy also needs its group's base query.
+  if (!trigger.baseQuery) return { saved, condition };
+  const base = compiledToSql(compileQuery(trigger.baseQuery, DEFAULT_EVENT_SCHEMA));
+  return { saved, condition: sql`(${base}) AND (${condition})` };
 }
 
 /** The scope of [start, end): the store's ranges include their end, so the end is cut off here. */

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { accessOf } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
-import { findSqlState } from '../../platform/error-handler';
+import { onUniqueViolation } from '../../platform/error-handler';
 import { conflict, validationFailed } from '../../platform/errors';
 import { orgParamsSchema } from '../../platform/http';
 import {
@@ -90,14 +90,8 @@ const nameTakenError = (name: string) =>
   });
 
 /** Unique-index races end as 409 like the checked case. */
-async function mapDuplicate<T>(name: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (findSqlState(error) === '23505') throw nameTakenError(name);
-    throw error;
-  }
-}
+const mapDuplicate = <T>(name: string, write: () => Promise<T>): Promise<T> =>
+  onUniqueViolation(write, () => nameTakenError(name));
 
 const snapshot = (row: TriggerScheduleRow) => ({
   name: row.name,

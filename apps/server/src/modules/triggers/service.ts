@@ -76,6 +76,10 @@ export function toJson({ row, savedQueryName, lastRunAt }: TriggerView): Trigger
     disabledReason: (row.disabledReason as TriggerDisabledReason | null) ?? null,
     disabledUntil: row.disabledUntil?.toISOString() ?? null,
     managedBy: row.managedBy as TriggerManagedBy,
+    source: row.copiedFromId ? 'LIBRARY' : 'CUSTOM',
+    copiedFromId: row.copiedFromId,
+    libraryVersion: row.libraryVersion,
+    baseQuery: row.baseQuery,
     inTest: row.inTest,
     version: row.version,
     previousVersionId: row.previousVersionId,
@@ -94,6 +98,7 @@ export async function triggerView(db: Db, access: AccessContext, id: string): Pr
   return view;
 }
 
+/** The fields of a trigger a form sends (library triggers leave out the organisation's people and schedule). */
 export interface TriggerFields {
   name: string;
   description: string;
@@ -133,7 +138,7 @@ const distinct = (values: string[]) => [...new Set(values)];
  * Checks every rule between the fields (spec 3 "Triggers and queries") and returns the values to
  * store: a dynamic threshold runs every 30 minutes, a sequence runs its first step's query.
  */
-async function normalise(db: Db, orgId: string, input: TriggerFields) {
+export async function normalise(db: Db, orgId: string, input: TriggerFields) {
   const { type } = input;
   let intervalSeconds = input.intervalSeconds;
   let savedQueryId = input.savedQueryId ?? null;
@@ -201,7 +206,10 @@ async function normalise(db: Db, orgId: string, input: TriggerFields) {
       field: 'aggregation',
     });
   }
-  if (type !== 'AGGREGATION' && type !== 'THRESHOLD') aggregation = null;
+  // THRESHOLD may group by a field, SEQUENCE correlates its steps by one (the host without it).
+  if (type === 'SEQUENCE')
+    aggregation = aggregation?.field ? { type: 'terms', field: aggregation.field } : null;
+  else if (type !== 'AGGREGATION' && type !== 'THRESHOLD') aggregation = null;
 
   const minMatch = input.minMatch ?? null;
   const maxMatch = input.maxMatch ?? null;
@@ -289,7 +297,7 @@ async function normalise(db: Db, orgId: string, input: TriggerFields) {
   } satisfies Partial<NewTrigger>;
 }
 
-type Normalised = Awaited<ReturnType<typeof normalise>>;
+export type Normalised = Awaited<ReturnType<typeof normalise>>;
 
 /** The fields whose change makes a new version (spec 3: archived with a new version). */
 const CONDITION_FIELDS = [
@@ -302,18 +310,18 @@ const CONDITION_FIELDS = [
   'sequence',
 ] as const;
 
-const conditionsChanged = (row: TriggerRow, next: Normalised) =>
+export const conditionsChanged = (row: TriggerRow, next: Normalised) =>
   CONDITION_FIELDS.some(
     (field) => JSON.stringify(row[field] ?? null) !== JSON.stringify(next[field] ?? null),
   );
 
 /** Where the engine starts: the first window ends one interval from now. */
-const schedulingFrom = (intervalSeconds: number, now = new Date()) => ({
+export const schedulingFrom = (intervalSeconds: number, now = new Date()) => ({
   nextRunAt: new Date(now.getTime() + intervalSeconds * 1000),
   lastWindowEnd: now,
 });
 
-const snapshot = (row: TriggerRow) => ({
+export const snapshot = (row: TriggerRow) => ({
   name: row.name,
   type: row.type,
   savedQueryId: row.savedQueryId,
@@ -377,7 +385,7 @@ export async function createTrigger(
   });
 }
 
-const invalidStateChange = (from: string, to: string) =>
+export const invalidStateChange = (from: string, to: string) =>
   conflict('TRIGGER_INVALID_STATE_CHANGE', `A ${from} trigger cannot become ${to}`, {
     field: 'state',
     params: { from, to },
@@ -434,14 +442,22 @@ export async function updateTriggerFields(
       state: before.state,
       disabledReason: before.disabledReason,
       disabledUntil: before.disabledUntil,
-      libraryGroupId: before.libraryGroupId,
-      copiedFromId: before.copiedFromId,
+      // A copy whose alert conditions change no longer follows the library (spec 3: decoupling);
+      // it keeps the base query it ran with.
+      libraryGroupId: null,
+      copiedFromId: null,
+      libraryVersion: null,
+      baseQuery: before.baseQuery,
       version: before.version + 1,
       previousVersionId: before.id,
       createdBy: access.user.id,
       ...(running ? schedulingFrom(values.intervalSeconds) : {}),
     });
-    await audit(tx, actor, 'versioned', row.id, { before: snapshot(before), after: snapshot(row) });
+    await audit(tx, actor, 'versioned', row.id, {
+      before: snapshot(before),
+      after: snapshot(row),
+      ...(before.copiedFromId && { decoupledFromLibraryTriggerId: before.copiedFromId }),
+    });
     return viewJson(tx, access.org.id, row.id);
   });
 }
@@ -449,7 +465,7 @@ export async function updateTriggerFields(
 export type TriggerAction = 'pause' | 'resume' | 'disable' | 'enable' | 'delete' | 'restore';
 
 /** Which states each action starts from, and where it leads. */
-const TRANSITIONS: Record<TriggerAction, { from: TriggerState[]; to: TriggerState }> = {
+export const TRANSITIONS: Record<TriggerAction, { from: TriggerState[]; to: TriggerState }> = {
   pause: { from: ['ACTIVE'], to: 'PAUSED' },
   resume: { from: ['PAUSED'], to: 'ACTIVE' },
   disable: { from: ['ACTIVE', 'PAUSED'], to: 'DISABLED' },

@@ -37,15 +37,23 @@ export const triggerSchedules = pgTable(
   (table) => [uniqueIndex('trigger_schedules_org_name').on(table.orgId, sql`lower(${table.name})`)],
 );
 
-/** Library trigger groups (spec 3): provider-kept sets of triggers sharing a base query. */
-export const triggerLibraryGroups = pgTable('trigger_library_groups', {
-  id: uuid().primaryKey().defaultRandom(),
-  domain: text().notNull(),
-  name: text().notNull(),
-  description: text().notNull().default(''),
-  baseQuery: text().notNull().default(''),
-  createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * Library trigger groups (spec 3): provider-kept sets of triggers sharing a base query, which is
+ * ANDed with the query of each of their triggers. Names are unique per domain, any case.
+ */
+export const triggerLibraryGroups = pgTable(
+  'trigger_library_groups',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    domain: text().notNull(),
+    name: text().notNull(),
+    description: text().notNull().default(''),
+    baseQuery: text().notNull().default(''),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('trigger_library_groups_name').on(table.domain, sql`lower(${table.name})`)],
+);
 
 /**
  * Triggers (spec 3): a saved query run on an interval that raises alerts. Library triggers have no
@@ -103,6 +111,15 @@ export const triggers = pgTable(
     disabledUntil: timestamp({ withTimezone: true }),
     libraryGroupId: uuid().references(() => triggerLibraryGroups.id, { onDelete: 'set null' }),
     copiedFromId: uuid(),
+    /** A copy: the library trigger's version it was copied or last resynced at. */
+    libraryVersion: integer(),
+    /** A copy: its group's base query when copied or resynced, ANDed with the saved query. */
+    baseQuery: text(),
+    /**
+     * Resync analysis. On a library trigger: when it ran and for which version; on a copy: the
+     * fields that then differed from the library trigger.
+     */
+    resyncInfo: jsonb().$type<{ analysedAt: string; libraryVersion: number; differences?: string[] }>(),
     /** CLIENT or OPS: an ops-managed trigger cannot be edited by the client. */
     managedBy: text().notNull().default('CLIENT'),
     inTest: boolean().notNull().default(false),
@@ -120,6 +137,10 @@ export const triggers = pgTable(
     index('triggers_due')
       .on(table.nextRunAt)
       .where(sql`${table.state} = 'ACTIVE'`),
+    // One live copy of a library trigger per organisation (archived versions are history).
+    uniqueIndex('triggers_one_copy_per_org')
+      .on(table.orgId, table.copiedFromId)
+      .where(sql`${table.copiedFromId} IS NOT NULL AND ${table.state} <> 'ARCHIVED'`),
   ],
 );
 

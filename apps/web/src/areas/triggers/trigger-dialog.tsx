@@ -26,8 +26,10 @@ import {
   TRIGGER_SEQUENCE_MIN_STEPS,
   TRIGGER_SEVERITIES,
   TRIGGER_TYPES,
+  libraryTriggerSchema,
   triggerSchema,
   type AggregationType,
+  type LibraryTrigger,
   type Trigger,
   type TriggerDomain,
   type TriggerSeverity,
@@ -39,6 +41,8 @@ import { ApiRequestError, apiFetch } from '../../lib/api';
 import { notifyError, notifyMessage } from '../../lib/notify';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { savedQueriesQuery } from '../events/saved-queries';
+import { personSummariesQuery } from '../settings/metadata-queries';
+import { libraryKey, libraryTriggerPath } from './library';
 import { schedulesQuery, triggerPath, triggersKey } from './triggers';
 
 type FieldName =
@@ -51,7 +55,9 @@ type FieldName =
   | 'emailRecipients'
   | 'customHeaders'
   | 'importantFields'
-  | 'scheduleId';
+  | 'scheduleId'
+  | 'ticketOwnerId'
+  | 'groupId';
 
 /** The keys the server answers beside a field of this form. */
 const FIELD_ERRORS: Record<string, FieldName> = {
@@ -67,6 +73,9 @@ const FIELD_ERRORS: Record<string, FieldName> = {
   TRIGGER_INVALID_HEADER: 'customHeaders',
   TRIGGER_INVALID_FIELD: 'importantFields',
   TRIGGER_SCHEDULE_NOT_FOUND: 'scheduleId',
+  TRIGGER_INVALID_USER: 'ticketOwnerId',
+  TRIGGER_LIBRARY_QUERY_REQUIRED: 'savedQueryId',
+  TRIGGER_LIBRARY_GROUP_NOT_FOUND: 'groupId',
 };
 
 interface Values {
@@ -88,9 +97,12 @@ interface Values {
   importantFields: string[];
   headers: string;
   scheduleId: string | null;
+  ticketOwnerId: string | null;
+  watcherIds: string[];
+  groupId: string | null;
 }
 
-const valuesOf = (trigger: Trigger | null | undefined): Values => ({
+const valuesOf = (trigger: Trigger | LibraryTrigger | null | undefined, groupId?: string): Values => ({
   name: trigger?.name ?? '',
   description: trigger?.description ?? '',
   type: trigger?.type ?? 'THRESHOLD',
@@ -111,6 +123,9 @@ const valuesOf = (trigger: Trigger | null | undefined): Values => ({
     .map(([name, value]) => `${name}: ${value}`)
     .join('\n'),
   scheduleId: trigger?.scheduleId ?? null,
+  ticketOwnerId: trigger?.ticketOwnerId ?? null,
+  watcherIds: trigger?.watcherIds ?? [],
+  groupId: (trigger && 'groupId' in trigger ? trigger.groupId : groupId) ?? null,
 });
 
 /** "Name: value" lines as headers; the server checks the names and values. */
@@ -130,9 +145,11 @@ const numberOrNull = (value: number | string) => (value === '' ? null : Number(v
 /** The same bounds the server applies, so that most mistakes show before saving. */
 function localErrors(
   values: Values,
+  library: boolean,
 ): Partial<Record<FieldName, { key: string; params?: Record<string, number> }>> {
   const errors: Partial<Record<FieldName, { key: string; params?: Record<string, number> }>> = {};
   if (values.name.trim() === '') errors.name = { key: 'ERROR_REQUIRED' };
+  if (library && !values.groupId) errors.groupId = { key: 'ERROR_REQUIRED' };
   if (values.type === 'SEQUENCE') {
     if (values.sequence.length < TRIGGER_SEQUENCE_MIN_STEPS) {
       errors.sequence = {
@@ -180,37 +197,72 @@ function localErrors(
 
 const usesMatchRange = (type: TriggerType) => type === 'THRESHOLD' || type === 'AGGREGATION';
 
+/** Threshold triggers may count per value of a field; sequences correlate their steps by one. */
+const usesKeyField = (type: TriggerType) => type === 'THRESHOLD' || type === 'SEQUENCE';
+
+function aggregationOf(input: Values) {
+  const field = input.aggregationField.trim();
+  if (input.type === 'AGGREGATION') {
+    return input.aggregationType ? { type: input.aggregationType, field } : null;
+  }
+  return usesKeyField(input.type) && field ? { type: 'terms' as const, field } : null;
+}
+
+/** Library mode: the groups a library trigger may belong to, and the one a new trigger starts in. */
+export interface LibraryDialogProps {
+  groups: { value: string; label: string }[];
+  groupId?: string;
+}
+
 /**
  * Creates a trigger of `domain` or changes one. A change to the alert conditions archives the
- * current version: the server asks for confirmation (409) and the dialog asks the user.
+ * current version: the server asks for confirmation (409) and the dialog asks the user. With
+ * `library`, it edits a library trigger instead: in a group, on library queries, without the
+ * organisation's people and schedule.
  */
 export function TriggerDialog({
   orgId,
   domain,
   trigger,
+  library,
   onClose,
 }: {
   orgId: string;
   domain: TriggerDomain;
-  trigger?: Trigger | null;
+  trigger?: Trigger | LibraryTrigger | null;
+  library?: LibraryDialogProps;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<Values>(() => valuesOf(trigger));
+  const [values, setValues] = useState<Values>(() => valuesOf(trigger, library?.groupId));
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [confirmingArchive, setConfirmingArchive] = useState(false);
   const savedQueries = useQuery(savedQueriesQuery(orgId, { pageSize: MAX_PAGE_SIZE, pageNumber: 1 }));
-  const schedules = useQuery(schedulesQuery(orgId, { pageSize: MAX_PAGE_SIZE, pageNumber: 1 }));
-  const queryOptions = (savedQueries.data?.items ?? []).map((query) => ({
-    value: query.id,
-    label: query.name,
-  }));
+  const schedules = useQuery({
+    ...schedulesQuery(orgId, { pageSize: MAX_PAGE_SIZE, pageNumber: 1 }),
+    enabled: !library,
+  });
+  const people = useQuery({ ...personSummariesQuery(orgId), enabled: !library });
+  // The server accepts the organisation's own active users; people already chosen stay listed.
+  const personOptions = (people.data ?? [])
+    .filter(
+      (person) =>
+        person.homeOrgId === orgId &&
+        (person.active || person.id === values.ticketOwnerId || values.watcherIds.includes(person.id)),
+    )
+    .map((person) => ({ value: person.id, label: person.fullName }));
+  const queryOptions = (savedQueries.data?.items ?? [])
+    .filter((query) => !library || query.library)
+    .map((query) => ({
+      value: query.id,
+      label: query.name,
+    }));
 
   const save = useMutation({
     mutationFn: ({ input, confirmArchive }: { input: Values; confirmArchive: boolean }) =>
-      apiFetch(triggerPath(orgId, trigger?.id), {
+      apiFetch(library ? libraryTriggerPath(orgId, trigger?.id) : triggerPath(orgId, trigger?.id), {
         method: trigger ? 'PUT' : 'POST',
         body: {
           name: input.name.trim(),
@@ -221,10 +273,7 @@ export function TriggerDialog({
             input.type === 'SEQUENCE' ? input.sequence.map((savedQueryId) => ({ savedQueryId })) : null,
           intervalSeconds:
             input.type === 'DYNAMIC_THRESHOLD' ? TRIGGER_PERIOD_SECONDS : Number(input.intervalSeconds),
-          aggregation:
-            input.aggregationType && input.type === 'AGGREGATION'
-              ? { type: input.aggregationType, field: input.aggregationField.trim() }
-              : null,
+          aggregation: aggregationOf(input),
           minMatch: usesMatchRange(input.type) ? numberOrNull(input.minMatch) : null,
           maxMatch: usesMatchRange(input.type) ? numberOrNull(input.maxMatch) : null,
           severity: input.severity,
@@ -234,14 +283,18 @@ export function TriggerDialog({
           emailDigest: input.emailDigest,
           importantFields: input.importantFields,
           customHeaders: headersOf(input.headers),
-          scheduleId: input.scheduleId,
-          // Kept as they are: the form does not show them.
-          ticketOwnerId: trigger?.ticketOwnerId ?? null,
-          watcherIds: trigger?.watcherIds ?? [],
+          // Kept as it is: the form does not show it.
           inTest: trigger?.inTest ?? false,
-          ...(trigger ? { confirmArchive } : { domain }),
+          ...(library
+            ? { groupId: input.groupId }
+            : {
+                scheduleId: input.scheduleId,
+                ticketOwnerId: input.ticketOwnerId,
+                watcherIds: input.watcherIds,
+                ...(trigger ? { confirmArchive } : { domain }),
+              }),
         },
-        schema: triggerSchema,
+        schema: library ? libraryTriggerSchema : triggerSchema,
       }),
     onSuccess: async (saved) => {
       notifyMessage(
@@ -252,7 +305,7 @@ export function TriggerDialog({
             : 'triggers.created',
       );
       onClose();
-      await queryClient.invalidateQueries({ queryKey: triggersKey(orgId) });
+      await queryClient.invalidateQueries({ queryKey: library ? libraryKey(orgId) : triggersKey(orgId) });
     },
     onError: (error) => {
       if (error instanceof ApiRequestError && error.error.key === 'TRIGGER_MISSING_ARCHIVE_CONFIRMATION') {
@@ -267,7 +320,7 @@ export function TriggerDialog({
     meta: { notifyError: false },
   });
 
-  const local = localErrors(values);
+  const local = localErrors(values, Boolean(library));
   const errorOf = (field: FieldName) => {
     if (serverErrors[field]) return serverErrors[field];
     const found = submitted ? local[field] : undefined;
@@ -286,7 +339,11 @@ export function TriggerDialog({
       opened
       onClose={onClose}
       size="lg"
-      title={trigger ? t('triggers.editTitle') : t('triggers.newTitle')}
+      title={
+        library
+          ? t(trigger ? 'triggerLibrary.editTitle' : 'triggerLibrary.newTitle')
+          : t(trigger ? 'triggers.editTitle' : 'triggers.newTitle')
+      }
     >
       <form
         noValidate
@@ -306,6 +363,17 @@ export function TriggerDialog({
             onChange={(event) => update('name', 'name')(event.currentTarget.value)}
             error={errorOf('name')}
           />
+          {library && (
+            <Select
+              label={t('triggerLibrary.group')}
+              required
+              allowDeselect={false}
+              data={library.groups}
+              value={values.groupId}
+              onChange={update('groupId', 'groupId')}
+              error={errorOf('groupId')}
+            />
+          )}
           <Textarea
             label={t('triggers.description')}
             autosize
@@ -391,6 +459,16 @@ export function TriggerDialog({
               />
             </SimpleGrid>
           )}
+          {usesKeyField(values.type) && (
+            <TextInput
+              label={values.type === 'SEQUENCE' ? t('triggers.correlationField') : t('triggers.groupField')}
+              description={
+                values.type === 'SEQUENCE' ? t('triggers.correlationFieldHint') : t('triggers.groupFieldHint')
+              }
+              value={values.aggregationField}
+              onChange={(event) => update('aggregationField', 'aggregation')(event.currentTarget.value)}
+            />
+          )}
           {usesMatchRange(values.type) && (
             <SimpleGrid cols={2}>
               <NumberInput
@@ -412,18 +490,42 @@ export function TriggerDialog({
               />
             </SimpleGrid>
           )}
-          <Select
-            label={t('triggers.schedule')}
-            description={t('triggers.scheduleHint')}
-            clearable
-            data={(schedules.data?.items ?? []).map((schedule) => ({
-              value: schedule.id,
-              label: schedule.name,
-            }))}
-            value={values.scheduleId}
-            onChange={update('scheduleId', 'scheduleId')}
-            error={errorOf('scheduleId')}
-          />
+          {!library && (
+            <>
+              <Select
+                label={t('triggers.schedule')}
+                description={t('triggers.scheduleHint')}
+                clearable
+                data={(schedules.data?.items ?? []).map((schedule) => ({
+                  value: schedule.id,
+                  label: schedule.name,
+                }))}
+                value={values.scheduleId}
+                onChange={update('scheduleId', 'scheduleId')}
+                error={errorOf('scheduleId')}
+              />
+              <SimpleGrid cols={2}>
+                <Select
+                  label={t('triggers.ticketOwner')}
+                  clearable
+                  searchable
+                  data={personOptions}
+                  value={values.ticketOwnerId}
+                  onChange={update('ticketOwnerId', 'ticketOwnerId')}
+                  error={
+                    errorOf('ticketOwnerId') ?? (people.isError ? t('triggers.peopleFailed') : undefined)
+                  }
+                />
+                <MultiSelect
+                  label={t('triggers.watchers')}
+                  searchable
+                  data={personOptions}
+                  value={values.watcherIds}
+                  onChange={update('watcherIds', 'ticketOwnerId')}
+                />
+              </SimpleGrid>
+            </>
+          )}
           <TagsInput label={t('triggers.labels')} value={values.labels} onChange={update('labels')} />
           <TagsInput
             label={t('triggers.importantFields')}

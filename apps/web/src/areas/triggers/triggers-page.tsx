@@ -82,6 +82,8 @@ function TriggerList({ domain }: { domain: TriggerDomain }) {
   const { t, i18n } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
   const canEdit = useHasPermission('TRIGGER_EDIT');
+  // Provider staff change ops-managed triggers (the server checks that their home is the provider).
+  const providerStaff = useHasPermission('TRAC_USER');
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
@@ -221,11 +223,9 @@ function TriggerList({ domain }: { domain: TriggerDomain }) {
                 </Table.Thead>
                 <Table.Tbody>
                   {data.items.map((trigger) => {
-                    const actions = trigger.managedBy === 'OPS' ? [] : ACTIONS[trigger.state];
-                    const editable =
-                      canEdit &&
-                      trigger.managedBy !== 'OPS' &&
-                      !['DELETED', 'ARCHIVED'].includes(trigger.state);
+                    const mayChange = trigger.managedBy !== 'OPS' || providerStaff;
+                    const actions = mayChange ? ACTIONS[trigger.state] : [];
+                    const editable = canEdit && mayChange && !['DELETED', 'ARCHIVED'].includes(trigger.state);
                     return (
                       <Table.Tr key={trigger.id}>
                         <Table.Td>
@@ -235,6 +235,11 @@ function TriggerList({ domain }: { domain: TriggerDomain }) {
                           {trigger.managedBy === 'OPS' && (
                             <Text size="xs" c="dimmed">
                               {t('triggers.managedByOps')}
+                            </Text>
+                          )}
+                          {trigger.source === 'LIBRARY' && (
+                            <Text size="xs" c="dimmed">
+                              {t('triggers.fromLibrary', { version: trigger.libraryVersion })}
                             </Text>
                           )}
                         </Table.Td>

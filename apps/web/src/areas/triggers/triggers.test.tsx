@@ -1,64 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { ProductSku, SavedQuery, Trigger, TriggerSchedule } from '@vigil/contracts';
+import type { ProductSku, TriggerSchedule } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
+import { savedQueryFixture, triggerFixture } from './test-fixtures';
 
-const trigger = (overrides: Partial<Trigger> = {}): Trigger => ({
-  id: 't1',
-  orgId: HOME_ORG_ID,
-  domain: 'security',
-  name: 'Brute force logins',
-  description: '',
-  type: 'THRESHOLD',
-  savedQueryId: 'q1',
-  savedQueryName: 'Failed logins',
-  intervalSeconds: 600,
-  aggregation: null,
-  minMatch: 5,
-  maxMatch: null,
-  sequence: null,
-  severity: 'HIGH',
-  notifyOnly: false,
-  ticketOwnerId: null,
-  watcherIds: [],
-  importantFields: [],
-  customHeaders: {},
-  emailRecipients: [],
-  emailDigest: false,
-  labels: ['identity'],
-  scheduleId: null,
-  state: 'ACTIVE',
-  disabledReason: null,
-  disabledUntil: null,
-  managedBy: 'CLIENT',
-  inTest: false,
-  version: 1,
-  previousVersionId: null,
-  nextRunAt: '2026-03-01T09:10:00.000Z',
-  lastRunAt: null,
-  createdOn: '2026-03-01T09:00:00.000Z',
-  modifiedOn: '2026-03-01T09:00:00.000Z',
-  ...overrides,
-});
-
-const savedQuery = (id: string, name: string): SavedQuery => ({
-  id,
-  orgId: HOME_ORG_ID,
-  name,
-  description: '',
-  query: 'outcome:failure',
-  aggregation: null,
-  primaryField: null,
-  library: false,
-  editable: true,
-  createdBy: null,
-  createdByName: null,
-  createdOn: '2026-03-01T09:00:00.000Z',
-  modifiedOn: '2026-03-01T09:00:00.000Z',
-});
+const trigger = triggerFixture;
+const savedQuery = (id: string, name: string) => savedQueryFixture(id, name);
 
 const schedule = (overrides: Partial<TriggerSchedule> = {}): TriggerSchedule => ({
   id: 's1',
@@ -88,6 +38,7 @@ const pickers = {
     body: { items: [savedQuery('q1', 'Failed logins'), savedQuery('q2', 'Admin logins')], total: 2 },
   },
   [`GET ${base}/trigger-schedules`]: { body: { items: [], total: 0 } },
+  [`GET ${base}/user/summary`]: { body: [] },
 };
 
 describe('triggers page', () => {
@@ -248,6 +199,19 @@ describe('triggers page', () => {
     expect(await screen.findByText('Managed by ops')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit Brute force logins' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Actions for Brute force logins' })).not.toBeInTheDocument();
+  });
+
+  it('lets provider staff change ops-managed triggers', async () => {
+    stubApi({
+      ...withAccess([...EDIT, 'TRAC_USER']),
+      ...pickers,
+      [`GET ${base}/triggers`]: { body: { items: [trigger({ managedBy: 'OPS' })], total: 1 } },
+    });
+    const { user } = renderApp(`/triggers?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('Managed by ops')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Edit Brute force logins' }));
+    expect(await screen.findByRole('dialog', { name: 'Edit trigger' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Actions for Brute force logins' })).toBeInTheDocument();
   });
 
   it('gives fraud triggers only to organisations with the fraud product', async () => {
