@@ -15,6 +15,7 @@ import {
 } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
+import source from './en.json?raw';
 
 const catalogue: Record<string, unknown> = en;
 
@@ -85,5 +86,21 @@ describe('English catalogue', () => {
       .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], en);
     for (const name of names)
       expect((texts as Record<string, unknown>)[name]).toEqual(expect.stringMatching(/\S/));
+  });
+
+  it('names each key once per object, so no text silently replaces another', () => {
+    const repeated: string[] = [];
+    const objects: Set<string>[] = [];
+    // Strings are read whole, so braces inside texts ({{count}}) do not count as objects.
+    for (const [token, text, colon] of source.matchAll(/"((?:[^"\\]|\\.)*)"(\s*:)?|[{}]/g)) {
+      if (token === '{') objects.push(new Set());
+      else if (token === '}') objects.pop();
+      else if (colon) {
+        const keys = objects.at(-1)!;
+        if (keys.has(text!)) repeated.push(text!);
+        keys.add(text!);
+      }
+    }
+    expect(repeated).toEqual([]);
   });
 });
