@@ -41,6 +41,7 @@ import { watchlistRoutes } from './modules/watchlists/routes';
 import { triggerRoutes } from './modules/triggers/routes';
 import { triggerScheduleRoutes } from './modules/triggers/schedules';
 import { threatRoutes } from './modules/threat/routes';
+import { ticketRoutes } from './modules/tickets/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { loadOrgAccess } from './modules/users/access';
 import { userAdminRoutes } from './modules/users/admin-routes';
@@ -189,6 +190,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(customParserRoutes(database.db));
   await app.register(threatRoutes(database.db));
   await app.register(alertRoutes(database.db));
+  await app.register(ticketRoutes({ db: database.db, sendMail }));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 

@@ -8,6 +8,8 @@ import {
   alertPageSchema,
   alertStateChangeInputSchema,
   alertSimilarQuerySchema,
+  alertEscalateInputSchema,
+  ticketRefSchema,
 } from '@vigil/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -19,6 +21,7 @@ import {
   alertEvents,
   bulkChangeState,
   changeAlertState,
+  escalateToNewIncident,
   getAlert,
   listInbox,
   markViewed,
@@ -39,8 +42,9 @@ const ONE_ALERT =
 
 const STATE_RULES =
   '`state` is required (400 ALERT_STATE_EMPTY) and one of NEW, ACKED, ESCALATED, DISMISSED, ' +
-  'FRAUD_FLAGGED (400 GENERIC_INVALID_FIELD_VALUE). ESCALATED needs `ticketId` (400 ' +
-  'ALERT_ESCALATION_NEEDS_TICKET; tickets arrive with their own issue, the id is stored as given). ' +
+  'FRAUD_FLAGGED (400 GENERIC_INVALID_FIELD_VALUE). ESCALATED needs `ticketSlug` (400 ' +
+  'ALERT_ESCALATION_NEEDS_TICKET) naming an incident of the organisation (400 ALERT_ESCALATION_NOT_INCIDENT); ' +
+  'the incident records the escalation in its history. ' +
   'DISMISSED needs a `reason` (400 ALERT_DISMISS_REASON_REQUIRED; FALSE_POSITIVE, TRUE_POSITIVE_BENIGN, ' +
   'DUPLICATE, TEST, OTHER) and `notes` for OTHER (400 ALERT_DISMISS_DETAILS_REQUIRED). FRAUD_FLAGGED ' +
   'needs a `fraudType` (400 ALERT_FRAUD_TYPE_REQUIRED) and `fraudCertainty` (SUSPECTED by default): ' +
@@ -112,6 +116,28 @@ export const alertRoutes =
           },
         });
       },
+    );
+
+    app.post(
+      '/api/org/:orgId/alerts/escalate',
+      {
+        config: EDIT,
+        schema: {
+          tags: TAGS,
+          summary: 'Escalate alerts to a new incident',
+          description:
+            'Creates an incident (needs INCIDENT_EDIT as well, else 403 PERMISSION_DENIED) titled `title`, else ' +
+            "after the first alert's trigger, listing the alerts in its description, and escalates every alert " +
+            'in `ids` to it. All or nothing: an alert that cannot be escalated (404 ALERT_NOT_FOUND, 409 ' +
+            'ALERT_ESCALATED_FROZEN …) refuses the whole request and no incident is created. Answers the ' +
+            'new incident.',
+          params: orgParamsSchema,
+          body: alertEscalateInputSchema,
+          response: { 201: ticketRefSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await escalateToNewIncident(db, actorOf(request), request.body)),
     );
 
     app.get(
