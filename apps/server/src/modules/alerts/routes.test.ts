@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertTestAlert } from '../../../test/alerts';
 import { createTestApp, type HttpMethod, orgRequest, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { activityLog } from '../../platform/audit/tables';
@@ -46,20 +47,8 @@ const call = (method: HttpMethod, path: string, user: SeededUser, payload?: obje
   orgRequest(ctx, org, method, path, user, payload);
 
 let counter = 0;
-async function seedAlert(values: Partial<typeof alerts.$inferInsert> = {}, org = orgId) {
-  const [row] = await ctx.database.db
-    .insert(alerts)
-    .values({
-      orgId: org,
-      kind: 'TRIGGER',
-      title: `Alert ${++counter}`,
-      severity: 'MEDIUM',
-      triggerId: org === orgId ? triggerId : null,
-      ...values,
-    })
-    .returning();
-  return row!;
-}
+const seedAlert = (values: Partial<typeof alerts.$inferInsert> = {}, org = orgId) =>
+  insertTestAlert(ctx.database.db, org, { triggerId: org === orgId ? triggerId : null, ...values });
 
 const setState = (id: string, payload: object, user = editor) =>
   call('PUT', `/alert/${id}/state`, user, payload);

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertTestAlert } from '../../../test/alerts';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { alerts } from '../alerts/tables';
@@ -45,21 +46,12 @@ afterAll(() => ctx.close());
 const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
   orgRequest(ctx, org, method, path, user, payload);
 
-let counter = 0;
-async function seedAlert(values: Partial<typeof alerts.$inferInsert> = {}, org = orgId) {
-  const [row] = await ctx.database.db
-    .insert(alerts)
-    .values({
-      orgId: org,
-      kind: 'TRIGGER',
-      title: `Alert ${++counter}`,
-      severity: 'HIGH',
-      triggerId: org === orgId ? triggerId : null,
-      ...values,
-    })
-    .returning();
-  return row!;
-}
+const seedAlert = (values: Partial<typeof alerts.$inferInsert> = {}, org = orgId) =>
+  insertTestAlert(ctx.database.db, org, {
+    severity: 'HIGH',
+    triggerId: org === orgId ? triggerId : null,
+    ...values,
+  });
 
 async function seedEventAlert(
   event: { host?: string; srcIp?: string; userName?: string },

@@ -362,6 +362,29 @@ async function lockedAt(tx: Db, orgId: string, id: string, version?: number): Pr
   return row;
 }
 
+/**
+ * One change of a ticket in one transaction: the row locked (and checked against `version` when
+ * given), `work` applied and its change recorded in the history and audit; after the commit the owner
+ * and watchers hear of it. Answers the ticket as it is now.
+ */
+async function commitChange(
+  deps: TicketDeps,
+  actor: Actor,
+  kind: TicketKind,
+  ticketId: string,
+  version: number | undefined,
+  work: (tx: Db, row: TicketRow) => Promise<Change | null>,
+): Promise<TicketDetail> {
+  const change = await deps.db.transaction(async (tx) => {
+    const row = await lockedAt(tx, actor.access.org.id, ticketId, version);
+    const change = await work(tx, row);
+    if (change) await record(tx, actor, row, change);
+    return change;
+  });
+  if (change) await notify(deps, actor, ticketId, [change]);
+  return getTicket(deps.db, actor.access, kind, ticketId);
+}
+
 const FIELD_LABELS: Record<string, string> = {
   title: 'title',
   description: 'description',
@@ -403,8 +426,7 @@ export async function updateTicket(
     parentId = input.parentSlug ? await parentFor(db, orgId, input.parentSlug, current) : null;
   }
 
-  const change = await db.transaction(async (tx) => {
-    const row = await lockedAt(tx, orgId, current.id, input.version);
+  return commitChange(deps, actor, kind, current.id, input.version, async (tx, row) => {
     const values: Partial<TicketRow> = {};
     const set = <K extends keyof TicketRow>(key: K, value: TicketRow[K] | undefined) => {
       if (value !== undefined && comparable(value) !== comparable(row[key])) values[key] = value;
@@ -441,11 +463,8 @@ export async function updateTicket(
       `changed ${fields.map((field) => FIELD_LABELS[field] ?? field).join(', ')}` +
       (automatic ? `; state ${row.state} to ${automatic}` : '');
     const change: Change = { action: 'updated', details, summary };
-    await record(tx, actor, row, change);
     return change;
   });
-  if (change) await notify(deps, actor, current.id, [change]);
-  return getTicket(db, actor.access, kind, current.id);
 }
 
 export async function changeTicketState(
@@ -477,8 +496,7 @@ export async function changeTicketState(
       field: 'resolution',
     });
   }
-  const change = await db.transaction(async (tx) => {
-    const row = await lockedAt(tx, orgId, current.id, input.version);
+  return commitChange(deps, actor, kind, current.id, input.version, async (tx, row) => {
     if (row.state === state) {
       throw conflict('TICKET_SAME_STATE', `The ticket is already ${state}`, { params: { state } });
     }
@@ -490,11 +508,8 @@ export async function changeTicketState(
       details: { from: row.state, to: state, resolution: input.resolution ?? null },
       summary: `state ${row.state} to ${state}${input.resolution ? ` (resolution: ${input.resolution})` : ''}`,
     };
-    await record(tx, actor, row, change);
     return change;
   });
-  await notify(deps, actor, current.id, [change]);
-  return getTicket(db, actor.access, kind, current.id);
 }
 
 /** The caller takes the ticket: it needs an SLA date and nobody owning it yet. */
@@ -507,8 +522,7 @@ export async function claimTicket(
   const { db } = deps;
   const orgId = actor.access.org.id;
   const { row: current } = await ticketView(db, orgId, kind, ref);
-  const change = await db.transaction(async (tx) => {
-    const row = await lockedAt(tx, orgId, current.id);
+  return commitChange(deps, actor, kind, current.id, undefined, async (tx, row) => {
     if (row.ownerId) {
       throw conflict('TICKET_ALREADY_CLAIMED', 'The ticket has an owner already');
     }
@@ -527,11 +541,8 @@ export async function claimTicket(
       details: automatic ? { state: { from: row.state, to: automatic } } : {},
       summary: `claimed${automatic ? `; state ${row.state} to ${automatic}` : ''}`,
     };
-    await record(tx, actor, row, change);
     return change;
   });
-  await notify(deps, actor, current.id, [change]);
-  return getTicket(db, actor.access, kind, current.id);
 }
 
 /** A comment; one by the owner of an incident in Triage starts the work (Analysis). */
@@ -545,8 +556,7 @@ export async function addComment(
   const { db } = deps;
   const orgId = actor.access.org.id;
   const { row: current } = await ticketView(db, orgId, kind, ref);
-  const change = await db.transaction(async (tx) => {
-    const row = await lockedAt(tx, orgId, current.id);
+  return commitChange(deps, actor, kind, current.id, undefined, async (tx, row) => {
     const comment = await insertComment(tx, { ticketId: row.id, authorId: actor.access.user.id, body });
     const byOwner = row.ownerId === actor.access.user.id;
     const automatic = byOwner && row.state === 'TRIAGE' ? automaticState(kind, row.state, row.ownerId) : null;
@@ -556,11 +566,8 @@ export async function addComment(
       details: { commentId: comment.id, ...(automatic && { state: { from: row.state, to: automatic } }) },
       summary: `commented: ${body.length > 200 ? `${body.slice(0, 200)}…` : body}`,
     };
-    await record(tx, actor, row, change);
     return change;
   });
-  await notify(deps, actor, current.id, [change]);
-  return getTicket(db, actor.access, kind, current.id);
 }
 
 /** Links the ticket with another of the organisation (any kind), never with itself. */
@@ -583,8 +590,7 @@ export async function linkTicket(
   if (other.row.id === current.id) {
     throw validationFailed('TICKET_SELF_LINK', 'A ticket cannot link to itself', { field: 'slug' });
   }
-  const change = await db.transaction(async (tx) => {
-    const row = await lockedAt(tx, orgId, current.id);
+  return commitChange(deps, actor, kind, current.id, undefined, async (tx, row) => {
     if (link) {
       if (!(await insertLink(tx, row.id, other.row.id, actor.access.user.id))) {
         throw conflict('TICKET_ALREADY_LINKED', 'The tickets are linked already');
@@ -598,7 +604,6 @@ export async function linkTicket(
       details: { ticketId: other.row.id, slug: other.row.slug },
       summary: `${action} ${other.row.slug}`,
     };
-    await record(tx, actor, row, change);
     await insertHistory(tx, {
       ticketId: other.row.id,
       actorId: actor.access.user.id,
@@ -607,8 +612,6 @@ export async function linkTicket(
     });
     return change;
   });
-  await notify(deps, actor, current.id, [change]);
-  return getTicket(db, actor.access, kind, current.id);
 }
 
 /** Records on an incident that alerts were escalated to it (in the escalation's transaction). */

@@ -10,12 +10,10 @@ import {
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
+import { isoOf } from '../../lib/local-time';
 import { orgPath } from '../assets/queries';
 import { useTicketPeople } from './ticket-badges';
 import { ticketsKey } from './tickets';
-
-/** A local date-time input's value as an ISO time; null when empty. */
-export const isoOf = (local: string) => (local ? new Date(local).toISOString() : null);
 
 /** Creates an incident or a task (a subtask with `parentSlug`) and opens it. */
 export function CreateTicketDialog({

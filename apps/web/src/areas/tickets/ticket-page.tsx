@@ -28,11 +28,12 @@ import {
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError, apiFetch, type HttpMethod } from '../../lib/api';
+import { isoOf, localOf } from '../../lib/local-time';
 import { notifyError, notifyMessage } from '../../lib/notify';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { GatedPage } from '../../shell/gated-page';
-import { LoadFailed, LoadingLine } from '../../shell/query-status';
-import { CreateTicketDialog, isoOf } from './create-ticket-dialog';
+import { QueryStates } from '../../shell/query-status';
+import { CreateTicketDialog } from './create-ticket-dialog';
 import { TicketLink, TicketStateBadge, useTicketPeople } from './ticket-badges';
 import { linkedAlertsQuery, similarIncidentsQuery, ticketPath, ticketQuery, ticketsKey } from './tickets';
 import { EDIT_PERMISSION, VIEW_PERMISSION } from './tickets-page';
@@ -49,27 +50,16 @@ export function TicketPage({ kind, slug }: { kind: TicketKind; slug: string }) {
       allowed={allowed}
       maw={1400}
     >
-      {ticket.isPending ? (
-        <LoadingLine label={t('tickets.loadingOne')} />
-      ) : ticket.isError ? (
-        <LoadFailed
-          title={t('tickets.loadOneFailed')}
-          error={ticket.error}
-          onRetry={() => void ticket.refetch()}
-        />
-      ) : (
-        <TicketDetails key={ticket.data.id} orgId={orgId} ticket={ticket.data} />
-      )}
+      <QueryStates
+        query={ticket}
+        loadingLabel={t('tickets.loadingOne')}
+        failedTitle={t('tickets.loadOneFailed')}
+      >
+        {(data) => <TicketDetails key={data.id} orgId={orgId} ticket={data} />}
+      </QueryStates>
     </GatedPage>
   );
 }
-
-/** A time as the value of a datetime-local input, in the browser's zone. */
-const localOf = (iso: string | null) => {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
 
 interface FormValues {
   title: string;
@@ -551,34 +541,34 @@ function LinkedAlerts({ orgId, slug }: { orgId: string; slug: string }) {
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <Section title={t('tickets.linkedAlerts')}>
-      {alerts.isPending ? (
-        <LoadingLine label={t('tickets.loadingAlerts')} />
-      ) : alerts.isError ? (
-        <LoadFailed
-          title={t('tickets.alertsFailed')}
-          error={alerts.error}
-          onRetry={() => void alerts.refetch()}
-        />
-      ) : alerts.data.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          {t('tickets.noAlerts')}
-        </Text>
-      ) : (
-        <Table>
-          <Table.Tbody>
-            {alerts.data.map((alert) => (
-              <Table.Tr key={alert.id}>
-                <Table.Td>{alert.title}</Table.Td>
-                <Table.Td>{alert.triggerName ?? '—'}</Table.Td>
-                <Table.Td>
-                  {t(`alerts.severities.${alert.severity}`, { defaultValue: alert.severity })}
-                </Table.Td>
-                <Table.Td>{dateFormat.format(new Date(alert.firedAt))}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <QueryStates
+        query={alerts}
+        loadingLabel={t('tickets.loadingAlerts')}
+        failedTitle={t('tickets.alertsFailed')}
+      >
+        {(items) =>
+          items.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('tickets.noAlerts')}
+            </Text>
+          ) : (
+            <Table>
+              <Table.Tbody>
+                {items.map((alert) => (
+                  <Table.Tr key={alert.id}>
+                    <Table.Td>{alert.title}</Table.Td>
+                    <Table.Td>{alert.triggerName ?? '—'}</Table.Td>
+                    <Table.Td>
+                      {t(`alerts.severities.${alert.severity}`, { defaultValue: alert.severity })}
+                    </Table.Td>
+                    <Table.Td>{dateFormat.format(new Date(alert.firedAt))}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )
+        }
+      </QueryStates>
     </Section>
   );
 }
@@ -588,40 +578,40 @@ function SimilarIncidents({ orgId, slug }: { orgId: string; slug: string }) {
   const similar = useQuery(similarIncidentsQuery(orgId, slug));
   return (
     <Section title={t('tickets.similar')}>
-      {similar.isPending ? (
-        <LoadingLine label={t('tickets.loadingSimilar')} />
-      ) : similar.isError ? (
-        <LoadFailed
-          title={t('tickets.similarFailed')}
-          error={similar.error}
-          onRetry={() => void similar.refetch()}
-        />
-      ) : similar.data.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          {t('tickets.noSimilar')}
-        </Text>
-      ) : (
-        <Table>
-          <Table.Tbody>
-            {similar.data.map((incident) => (
-              <Table.Tr key={incident.id}>
-                <Table.Td w={110}>
-                  <TicketLink ticket={incident} />
-                </Table.Td>
-                <Table.Td>{incident.title}</Table.Td>
-                <Table.Td>
-                  <Text size="xs">
-                    {(['hosts', 'ips', 'users', 'triggers'] as const)
-                      .filter((key) => incident.shared[key].length > 0)
-                      .map((key) => `${t(`tickets.shared.${key}`)}: ${incident.shared[key].join(', ')}`)
-                      .join(' · ')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <QueryStates
+        query={similar}
+        loadingLabel={t('tickets.loadingSimilar')}
+        failedTitle={t('tickets.similarFailed')}
+      >
+        {(items) =>
+          items.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('tickets.noSimilar')}
+            </Text>
+          ) : (
+            <Table>
+              <Table.Tbody>
+                {items.map((incident) => (
+                  <Table.Tr key={incident.id}>
+                    <Table.Td w={110}>
+                      <TicketLink ticket={incident} />
+                    </Table.Td>
+                    <Table.Td>{incident.title}</Table.Td>
+                    <Table.Td>
+                      <Text size="xs">
+                        {(['hosts', 'ips', 'users', 'triggers'] as const)
+                          .filter((key) => incident.shared[key].length > 0)
+                          .map((key) => `${t(`tickets.shared.${key}`)}: ${incident.shared[key].join(', ')}`)
+                          .join(' · ')}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )
+        }
+      </QueryStates>
     </Section>
   );
 }
