@@ -189,7 +189,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(triggerScheduleRoutes(database.db));
   await app.register(customParserRoutes(database.db));
   await app.register(threatRoutes(database.db));
-  await app.register(alertRoutes(database.db));
+  await app.register(alertRoutes(database.db, sendMail));
   await app.register(ticketRoutes({ db: database.db, sendMail }));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));

@@ -206,3 +206,20 @@ export async function escalatedAlertTraits(db: Db, orgId: string, limit: number)
     .orderBy(desc(alerts.escalatedAt))
     .limit(limit);
 }
+
+/** The alerts escalated to a ticket, newest first. */
+export async function listTicketAlerts(db: Db, orgId: string, ticketId: string) {
+  return db
+    .select({
+      id: alerts.id,
+      title: alerts.title,
+      severity: alerts.severity,
+      triggerName: triggers.name,
+      firedAt: alerts.firedAt,
+      escalatedAt: alerts.escalatedAt,
+    })
+    .from(alerts)
+    .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
+    .where(and(eq(alerts.orgId, orgId), eq(alerts.ticketId, ticketId)))
+    .orderBy(desc(alerts.firedAt));
+}

@@ -29,10 +29,12 @@ import { accessDenied, AppError, conflict, invalidField, validationFailed } from
 import { selectEvents } from '../events/repo';
 import { restrictionCondition, resolveSort, toEvent } from '../events/service';
 import { restrictionsForUser } from '../restrictions/repo';
-import { incidentBySlug, openTicket, recordEscalation } from '../tickets/service';
+import type { SendMail } from '../../platform/mail';
+import { incidentBySlug, notifyEscalation, openTicket, recordEscalation } from '../tickets/service';
 import {
   escalatedAlertTraits,
   findAlertView,
+  listTicketAlerts,
   insertStateChange,
   insertView,
   listAlerts,
@@ -44,7 +46,6 @@ import {
   type AlertRow,
   type AlertView as AlertRowView,
 } from './repo';
-import { triggers } from '../triggers/tables';
 import { alerts } from './tables';
 
 export interface Actor {
@@ -456,6 +457,7 @@ export async function changeAlertState(
   actor: Actor,
   id: string,
   input: AlertStateChangeInput,
+  sendMail?: SendMail,
 ): Promise<AlertDetail> {
   const { access } = actor;
   await visibleAlert(db, access, id);
@@ -466,6 +468,7 @@ export async function changeAlertState(
     assertTransition(row, state);
     await applyChange(tx, actor, row, state, input, ticket?.id);
   });
+  if (ticket) await notifyEscalation({ db, sendMail }, actor, ticket.id, 1);
   return getAlert(db, access, id);
 }
 
@@ -480,6 +483,7 @@ export async function bulkChangeState(
   actor: Actor,
   input: BulkInput,
   now = new Date(),
+  sendMail?: SendMail,
 ): Promise<AlertBulkResult> {
   const { access } = actor;
   const state = parseChange(input);
@@ -526,6 +530,7 @@ export async function bulkChangeState(
     }
   }
   const succeeded = results.filter((result) => result.ok).length;
+  if (ticket && succeeded > 0) await notifyEscalation({ db, sendMail }, actor, ticket.id, succeeded);
   return { succeeded, failed: results.length - succeeded, results };
 }
 
@@ -578,19 +583,7 @@ export async function escalateToNewIncident(
 
 /** The alerts escalated to a ticket, newest first. */
 export async function alertsOfTicket(db: Db, orgId: string, ticketId: string): Promise<LinkedAlert[]> {
-  const rows = await db
-    .select({
-      id: alerts.id,
-      title: alerts.title,
-      severity: alerts.severity,
-      triggerName: triggers.name,
-      firedAt: alerts.firedAt,
-      escalatedAt: alerts.escalatedAt,
-    })
-    .from(alerts)
-    .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
-    .where(and(eq(alerts.orgId, orgId), eq(alerts.ticketId, ticketId)))
-    .orderBy(sql`${alerts.firedAt} DESC`);
+  const rows = await listTicketAlerts(db, orgId, ticketId);
   return rows.map((row) => ({
     ...row,
     firedAt: row.firedAt.toISOString(),

@@ -3,12 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertTestAlert } from '../../../test/alerts';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
+import { startSmtpServer, type TestSmtpServer } from '../../../test/smtp';
 import { alerts } from '../alerts/tables';
 import { eventRow, insertEventRows } from '../events/store';
 import { triggers } from '../triggers/tables';
 import { tickets } from './tables';
 
 let ctx: TestContext;
+let smtp: TestSmtpServer;
 let orgId: string;
 let otherOrgId: string;
 let analyst: SeededUser;
@@ -18,7 +20,8 @@ let triggerId: string;
 let otherTriggerId: string;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
+  smtp = await startSmtpServer();
+  ctx = await createTestApp(undefined, { config: { SMTP_URL: smtp.url }, startJobs: true });
   const db = ctx.database.db;
   orgId = (await seedOrg(db)).id;
   otherOrgId = (await seedOrg(db)).id;
@@ -41,7 +44,10 @@ beforeAll(async () => {
   triggerId = rows[0]!.id;
   otherTriggerId = rows[1]!.id;
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
 
 const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
   orgRequest(ctx, org, method, path, user, payload);
@@ -149,6 +155,25 @@ describe('escalating to an existing incident', () => {
     expect(
       (await call('GET', `/incident/${incident.slug}/alerts`, stranger, undefined, otherOrgId)).statusCode,
     ).toBe(404);
+  });
+});
+
+describe('e-mail', () => {
+  it('tells the owner and watchers of an existing incident that alerts were escalated to it', async () => {
+    const watcher = await seedUser(ctx.database.db, { homeOrgId: orgId, permissions: ['INCIDENT_VIEW'] });
+    const incident = (
+      await call('POST', '/incident', analyst, { title: 'Watched', watcherIds: [watcher.id] })
+    ).json();
+    const alert = await seedAlert();
+    const response = await call('PUT', `/alert/${alert.id}/state`, inboxOnly, {
+      state: 'ESCALATED',
+      ticketSlug: incident.slug,
+    });
+    expect(response.statusCode).toBe(200);
+    const mail = await smtp.waitForMessage(watcher.email, 20_000, (sent) =>
+      Boolean(sent.subject?.includes(`${incident.slug} Watched:`) && sent.subject.includes('escalated')),
+    );
+    expect(mail.subject).toBe(`[Vigil] ${incident.slug} Watched: 1 alert(s) escalated`);
   });
 });
 

@@ -415,22 +415,13 @@ describe('e-mail', () => {
       state: 'RESOLVED',
       resolution: 'Contained',
     });
-    const about = (to: string) => async () => {
-      for (let tries = 0; tries < 200; tries += 1) {
-        const found = smtp.messages.find(
-          (mail) =>
-            mail.subject?.includes(`${incident.slug} `) &&
-            mail.text?.includes('to RESOLVED') &&
-            JSON.stringify(mail.to).toLowerCase().includes(to.toLowerCase()),
-        );
-        if (found) return found;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      return undefined;
-    };
-    const toOwner = await about(colleague.email)();
-    expect(toOwner?.text).toContain('state ANALYSIS to RESOLVED (resolution: Contained)');
-    expect(await about(viewer.email)()).toBeDefined();
+    const about = (to: string) =>
+      smtp.waitForMessage(to, 20_000, (mail) =>
+        Boolean(mail.subject?.includes(`${incident.slug} `) && mail.text?.includes('to RESOLVED')),
+      );
+    const toOwner = await about(colleague.email);
+    expect(toOwner.text).toContain('state ANALYSIS to RESOLVED (resolution: Contained)');
+    await about(viewer.email);
     expect(
       smtp.messages.some(
         (mail) =>

@@ -624,6 +624,13 @@ export async function recordEscalation(tx: Db, actor: Actor, ticketId: string, a
   });
 }
 
+/** Tells the owner and watchers of an incident that alerts were escalated to it (after the commit). */
+export async function notifyEscalation(deps: TicketDeps, actor: Actor, ticketId: string, count: number) {
+  await notify(deps, actor, ticketId, [
+    { action: 'alerts-escalated', details: {}, summary: `${count} alert(s) escalated` },
+  ]);
+}
+
 /** The incident of the organisation an alert escalates to, by slug; a 400 naming the field otherwise. */
 export async function incidentBySlug(db: Db, orgId: string, slug: string) {
   const view = await findTicketView(db, orgId, { slug });
