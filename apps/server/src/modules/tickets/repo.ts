@@ -5,10 +5,23 @@ import {
   type TicketSortField,
   type TicketState,
 } from '@vigil/contracts';
-import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { escapeLike } from '../../db/like';
-import { userEmails, users } from '../users/tables';
+import { userEmails, userOrgs, users } from '../users/tables';
 import {
   ticketComments,
   ticketCounters,
@@ -327,4 +340,24 @@ export async function* iterateTickets(
     if (rows.length > 0) yield rows;
     if (rows.length < batch) return;
   }
+}
+
+/** Whether a user may own or watch tickets of the organisation: active, of it or authorised for it. */
+export async function isActiveOrgPerson(db: Db, orgId: string, userId: string): Promise<boolean> {
+  const authorised = db
+    .select({ userId: userOrgs.userId })
+    .from(userOrgs)
+    .where(and(eq(userOrgs.userId, users.id), eq(userOrgs.orgId, orgId)));
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.id, userId),
+        eq(users.active, true),
+        isNull(users.deletedAt),
+        or(eq(users.homeOrgId, orgId), exists(authorised)),
+      ),
+    );
+  return row !== undefined;
 }

@@ -127,6 +127,17 @@ describe('creating tickets', () => {
     const after = await ctx.database.db.select().from(tickets).where(eq(tickets.orgId, orgId));
     expect(after).toHaveLength(before.length);
   });
+
+  it('takes owners and watchers among the people of the organisation and those authorised for it', async () => {
+    const provider = await seedUser(ctx.database.db, {
+      homeOrgId: otherOrgId,
+      authorisedOrgIds: [orgId],
+      permissions: ['INCIDENT_EDIT'],
+    });
+    const incident = await create('incident', { ownerId: provider.id, watcherIds: [provider.id] });
+    expect(incident).toMatchObject({ ownerId: provider.id, state: 'ANALYSIS' });
+    expect(incident.watchers.map((watcher) => watcher.id)).toEqual([provider.id]);
+  });
 });
 
 describe('editing', () => {

@@ -78,7 +78,7 @@ const VERSION =
   'nothing is written.';
 
 const FIELDS =
-  '`ownerId` and `watcherIds` are active users of the organisation (400 TICKET_INVALID_OWNER, ' +
+  '`ownerId` and `watcherIds` are active people of the organisation or authorised for it (400 TICKET_INVALID_OWNER, ' +
   'TICKET_INVALID_WATCHER); a new `dueDate` is not in the past (400 TICKET_INVALID_DUE_DATE); `parentSlug` ' +
   'names a ticket of the organisation (400 TICKET_INVALID_PARENT) that is not this one nor below it (400 ' +
   'TICKET_PARENT_CYCLE). Setting an owner on an incident in Triage moves it to Analysis; removing the owner ' +

@@ -19,7 +19,6 @@ import { recordActivity } from '../../platform/audit/audit';
 import { csvLine } from '../../platform/csv';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import type { SendMail } from '../../platform/mail';
-import { findOrgUser } from '../users/repo';
 import {
   ancestorIds,
   deleteLink,
@@ -29,6 +28,7 @@ import {
   insertHistory,
   insertLink,
   insertTicket,
+  isActiveOrgPerson,
   iterateTickets,
   listChildren,
   listComments,
@@ -212,8 +212,7 @@ export async function getTicket(
 // Checks shared by create and update
 
 async function assertUser(db: Db, orgId: string, userId: string, key: string, field: string) {
-  const user = await findOrgUser(db, orgId, userId);
-  if (!user || !user.active) {
+  if (!(await isActiveOrgPerson(db, orgId, userId))) {
     throw validationFailed(key, `Not a user of the organisation: ${userId}`, { field });
   }
 }

@@ -37,10 +37,10 @@ export function TicketLink({ ticket }: { ticket: Pick<TicketRef, 'kind' | 'slug'
   );
 }
 
-/** Active users of the organisation itself: who may own or watch a ticket. */
+/** Active people of the organisation and those authorised for it: who may own or watch a ticket. */
 export function useTicketPeople(orgId: string) {
   const people = useQuery(personSummariesQuery(orgId));
   return (people.data ?? [])
-    .filter((person) => person.active && person.homeOrgId === orgId)
+    .filter((person) => person.active)
     .map((person) => ({ value: person.id, label: person.fullName }));
 }
