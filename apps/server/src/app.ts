@@ -42,6 +42,7 @@ import { triggerRoutes } from './modules/triggers/routes';
 import { triggerScheduleRoutes } from './modules/triggers/schedules';
 import { triggerLibraryRoutes } from './modules/triggers/library-routes';
 import { threatRoutes } from './modules/threat/routes';
+import { ticketRoutes } from './modules/tickets/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { loadOrgAccess } from './modules/users/access';
 import { userAdminRoutes } from './modules/users/admin-routes';
@@ -190,7 +191,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(triggerLibraryRoutes(database.db));
   await app.register(customParserRoutes(database.db));
   await app.register(threatRoutes(database.db));
-  await app.register(alertRoutes(database.db));
+  await app.register(alertRoutes(database.db, sendMail));
+  await app.register(ticketRoutes({ db: database.db, sendMail }));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 

@@ -12,8 +12,12 @@ const recipients = (mail: ParsedMail) =>
 export interface TestSmtpServer {
   url: string;
   messages: ParsedMail[];
-  /** Resolves with the first message to `to` that arrives (or has arrived). */
-  waitForMessage(to: string, timeoutMs?: number): Promise<ParsedMail>;
+  /** Resolves with the first message to `to` (and meeting `matches`) that arrives or has arrived. */
+  waitForMessage(
+    to: string,
+    timeoutMs?: number,
+    matches?: (mail: ParsedMail) => boolean,
+  ): Promise<ParsedMail>;
   close(): Promise<void>;
 }
 
@@ -50,10 +54,10 @@ export async function startSmtpServer(options: { saveTo?: string } = {}): Promis
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    async waitForMessage(to, timeoutMs = 20_000) {
+    async waitForMessage(to, timeoutMs = 20_000, matches = () => true) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        const found = messages.find((mail) => recipients(mail).includes(to.toLowerCase()));
+        const found = messages.find((mail) => recipients(mail).includes(to.toLowerCase()) && matches(mail));
         if (found) return found;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

@@ -244,6 +244,19 @@ const reportsRoute = orgRoute('/reports/$').lazy(() =>
 const ticketsRoute = orgRoute('/tickets/$').lazy(() =>
   import('./areas/tickets/unavailable.lazy').then((m) => m.ticketsRoute),
 );
+// Spec 3: incidents and tasks, their lists and one ticket by its slug.
+const incidentsRoute = orgRoute('/tickets/incident').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.incidentsRoute),
+);
+const tasksRoute = orgRoute('/tickets/task').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.tasksRoute),
+);
+const incidentRoute = orgRoute('/tickets/incident/$slug').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.incidentRoute),
+);
+const taskRoute = orgRoute('/tickets/task/$slug').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.taskRoute),
+);
 const universalTicketInboxRoute = orgRoute('/universal-ticket-inbox/$').lazy(() =>
   import('./areas/tickets/unavailable.lazy').then((m) => m.universalTicketInboxRoute),
 );
@@ -414,6 +427,10 @@ const routeTree = rootRoute.addChildren([
   dashboardsRoute,
   reportsRoute,
   ticketsRoute,
+  incidentsRoute,
+  tasksRoute,
+  incidentRoute,
+  taskRoute,
   universalTicketInboxRoute,
   ticketTemplatesRoute,
   eventSearchRoute,

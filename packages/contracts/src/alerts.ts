@@ -126,6 +126,8 @@ export const alertSchema = z.object({
   dismissalReason: z.string().nullable(),
   dismissalNotes: z.string().nullable(),
   ticketId: z.string().nullable(),
+  /** The incident it was escalated to. */
+  ticketSlug: z.string().nullable(),
   stateChangedAt: z.string().nullable(),
   escalatedAt: z.string().nullable(),
   dismissedAt: z.string().nullable(),
@@ -199,8 +201,8 @@ export const alertStateChangeInputSchema = z.object({
   notes: z.string().trim().max(ALERT_NOTES_MAX_LENGTH).optional(),
   fraudType: z.string().trim().max(64).optional(),
   fraudCertainty: z.enum(FRAUD_CERTAINTIES).optional(),
-  /** ESCALATED: the incident ticket (tickets arrive with their own issue). */
-  ticketId: z.uuid().optional(),
+  /** ESCALATED: the slug of an incident of the organisation (INC-12). */
+  ticketSlug: z.string().trim().max(40).optional(),
 });
 export type AlertStateChangeInput = z.infer<typeof alertStateChangeInputSchema>;
 

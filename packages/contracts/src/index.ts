@@ -22,3 +22,4 @@ export * from './threat';
 export * from './alerts';
 export * from './triggers';
 export * from './trigger-library';
+export * from './tickets';

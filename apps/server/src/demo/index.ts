@@ -18,6 +18,7 @@ import { seedCustomParsersDemo } from './custom-parsers';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
+import { seedTicketsDemo } from './tickets';
 import { seedTriggersDemo } from './triggers';
 import { seedWatchlistsDemo } from './watchlists';
 
@@ -184,6 +185,12 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
     context.adminUserId,
   );
   await seedAlertsDemo(db, orgIds.harbor!, userIds[`analyst@${DEMO_ORGS[0]!.domain}`]!);
+  const peopleOf = (index: number) => ({
+    orgId: orgIds[DEMO_ORGS[index]!.key]!,
+    analystId: userIds[`analyst@${DEMO_ORGS[index]!.domain}`]!,
+    adminId: userIds[`admin@${DEMO_ORGS[index]!.domain}`]!,
+  });
+  await seedTicketsDemo(db, peopleOf(0), peopleOf(1));
   return summary;
 }
 

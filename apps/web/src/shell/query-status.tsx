@@ -39,16 +39,33 @@ export function LoadFailed({
   );
 }
 
+/** The states of a query, in the order every page shows them: loading, failed with a retry, or the data. */
+export function QueryStates<T>({
+  query,
+  loadingLabel,
+  failedTitle,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  loadingLabel: string;
+  failedTitle: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <LoadingLine label={loadingLabel} />;
+  if (query.isError) {
+    return <LoadFailed title={failedTitle} error={query.error} onRetry={() => void query.refetch()} />;
+  }
+  return children(query.data);
+}
+
 /**
  * The states of a list query, in the order every list page shows them: loading, failed with a retry,
  * empty, or the rows.
  */
 export function ListStates<T extends { items: readonly unknown[] }>({
-  query,
-  loadingLabel,
-  failedTitle,
   empty,
   children,
+  ...states
 }: {
   query: UseQueryResult<T>;
   loadingLabel: string;
@@ -56,9 +73,7 @@ export function ListStates<T extends { items: readonly unknown[] }>({
   empty: ReactNode;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isPending) return <LoadingLine label={loadingLabel} />;
-  if (query.isError) {
-    return <LoadFailed title={failedTitle} error={query.error} onRetry={() => void query.refetch()} />;
-  }
-  return query.data.items.length === 0 ? empty : children(query.data);
+  return (
+    <QueryStates {...states}>{(data) => (data.items.length === 0 ? empty : children(data))}</QueryStates>
+  );
 }

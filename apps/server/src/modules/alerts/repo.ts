@@ -1,6 +1,8 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { ALERT_SEVERITIES, ALERT_STATES, type AlertSort, type AlertState } from '@vigil/contracts';
 import type { Db } from '../../db/client';
+import { events } from '../events/tables';
+import { tickets } from '../tickets/tables';
 import { triggers } from '../triggers/tables';
 import { users } from '../users/tables';
 import { alerts, alertStateChanges, alertViews } from './tables';
@@ -11,6 +13,7 @@ export type NewAlert = typeof alerts.$inferInsert;
 export interface AlertView {
   row: AlertRow;
   triggerName: string | null;
+  ticketSlug: string | null;
   viewed: boolean;
 }
 
@@ -31,10 +34,12 @@ function selectViews(db: Db, userId: string) {
     .select({
       row: alerts,
       triggerName: triggers.name,
+      ticketSlug: tickets.slug,
       viewed: sql<boolean>`EXISTS (SELECT 1 FROM ${alertViews} v WHERE v.alert_id = ${alerts.id} AND v.user_id = ${userId})`,
     })
     .from(alerts)
-    .leftJoin(triggers, eq(triggers.id, alerts.triggerId));
+    .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
+    .leftJoin(tickets, and(eq(tickets.id, alerts.ticketId), eq(tickets.orgId, alerts.orgId)));
 }
 
 /** One page of alerts meeting `where` (which includes the organisation). */
@@ -172,4 +177,49 @@ export async function insertStateChange(db: Db, values: typeof alertStateChanges
 
 export async function insertAlerts(db: Db, values: NewAlert[]): Promise<void> {
   if (values.length > 0) await db.insert(alerts).values(values);
+}
+
+/** Values of the events an alert matched, for comparing incidents. */
+const matchedValues = (column: SQL) => sql<string[]>`coalesce((
+  SELECT array_agg(DISTINCT v) FROM (
+    SELECT ${column} AS v FROM ${events} ev, jsonb_to_recordset(${alerts.events}) AS m(id uuid, ts timestamptz)
+    WHERE ev.org_id = ${alerts.orgId} AND ev.ts = m.ts AND ev.id = m.id
+  ) s WHERE v IS NOT NULL), '{}')`;
+
+/**
+ * Every escalated alert of the organisation (at most `limit`, newest first) with its ticket, trigger
+ * and the hosts, IPs and users of its matched events.
+ */
+export async function escalatedAlertTraits(db: Db, orgId: string, limit: number) {
+  return db
+    .select({
+      ticketId: sql<string>`${alerts.ticketId}`,
+      triggerId: alerts.triggerId,
+      triggerName: triggers.name,
+      hosts: matchedValues(sql`lower(ev.host)`),
+      ips: matchedValues(sql`unnest(ARRAY[host(ev.src_ip), host(ev.dst_ip)])`),
+      users: matchedValues(sql`lower(ev.user_name)`),
+    })
+    .from(alerts)
+    .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
+    .where(and(eq(alerts.orgId, orgId), isNotNull(alerts.ticketId)))
+    .orderBy(desc(alerts.escalatedAt))
+    .limit(limit);
+}
+
+/** The alerts escalated to a ticket, newest first. */
+export async function listTicketAlerts(db: Db, orgId: string, ticketId: string) {
+  return db
+    .select({
+      id: alerts.id,
+      title: alerts.title,
+      severity: alerts.severity,
+      triggerName: triggers.name,
+      firedAt: alerts.firedAt,
+      escalatedAt: alerts.escalatedAt,
+    })
+    .from(alerts)
+    .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
+    .where(and(eq(alerts.orgId, orgId), eq(alerts.ticketId, ticketId)))
+    .orderBy(desc(alerts.firedAt));
 }

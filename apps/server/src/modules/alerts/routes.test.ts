@@ -1,10 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertTestAlert } from '../../../test/alerts';
 import { createTestApp, type HttpMethod, orgRequest, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { activityLog } from '../../platform/audit/tables';
 import { eventRow, insertEventRows } from '../events/store';
 import { insertRestriction } from '../restrictions/repo';
+import { tickets } from '../tickets/tables';
 import { triggers } from '../triggers/tables';
 import { alerts, alertStateChanges } from './tables';
 
@@ -45,20 +47,8 @@ const call = (method: HttpMethod, path: string, user: SeededUser, payload?: obje
   orgRequest(ctx, org, method, path, user, payload);
 
 let counter = 0;
-async function seedAlert(values: Partial<typeof alerts.$inferInsert> = {}, org = orgId) {
-  const [row] = await ctx.database.db
-    .insert(alerts)
-    .values({
-      orgId: org,
-      kind: 'TRIGGER',
-      title: `Alert ${++counter}`,
-      severity: 'MEDIUM',
-      triggerId: org === orgId ? triggerId : null,
-      ...values,
-    })
-    .returning();
-  return row!;
-}
+const seedAlert = (values: Partial<typeof alerts.$inferInsert> = {}, org = orgId) =>
+  insertTestAlert(ctx.database.db, org, { triggerId: org === orgId ? triggerId : null, ...values });
 
 const setState = (id: string, payload: object, user = editor) =>
   call('PUT', `/alert/${id}/state`, user, payload);
@@ -330,13 +320,25 @@ describe('state changes', () => {
     expect(changes).toHaveLength(0);
   });
 
-  it('escalates only with a ticket, and an escalated alert keeps its state', async () => {
+  it('escalates only with the slug of an incident, and an escalated alert keeps its state', async () => {
     const alert = await seedAlert();
     await expectError(await setState(alert.id, { state: 'ESCALATED' }), 400, 'ALERT_ESCALATION_NEEDS_TICKET');
-    const ticketId = '3f1b0e4c-7a52-4c1e-9d43-0a6f2b8c9d10';
-    const escalated = await setState(alert.id, { state: 'ESCALATED', ticketId });
+    const [incident] = await ctx.database.db
+      .insert(tickets)
+      .values({ orgId, kind: 'incident', number: 900, slug: 'INC-900', title: 'Logins', state: 'TRIAGE' })
+      .returning();
+    await expectError(
+      await setState(alert.id, { state: 'ESCALATED', ticketSlug: 'INC-901' }),
+      400,
+      'ALERT_ESCALATION_NOT_INCIDENT',
+    );
+    const escalated = await setState(alert.id, { state: 'ESCALATED', ticketSlug: 'inc-900' });
     expect(escalated.statusCode).toBe(200);
-    expect(escalated.json()).toMatchObject({ state: 'ESCALATED', ticketId });
+    expect(escalated.json()).toMatchObject({
+      state: 'ESCALATED',
+      ticketId: incident!.id,
+      ticketSlug: 'INC-900',
+    });
     await expectError(
       await setState(alert.id, { state: 'DISMISSED', reason: 'TEST' }),
       409,
@@ -363,7 +365,11 @@ describe('state changes', () => {
       400,
       'ALERT_FRAUD_SUSPECTED_OTHER',
     );
-    const withTicket = await seedAlert({ domain: 'fraud', ticketId: '3f1b0e4c-7a52-4c1e-9d43-0a6f2b8c9d11' });
+    const [ticket] = await ctx.database.db
+      .insert(tickets)
+      .values({ orgId, kind: 'incident', number: 901, slug: 'INC-901', title: 'Fraud', state: 'TRIAGE' })
+      .returning();
+    const withTicket = await seedAlert({ domain: 'fraud', ticketId: ticket!.id });
     await expectError(
       await setState(withTicket.id, { state: 'FRAUD_FLAGGED', fraudType: 'WIRE_FRAUD' }),
       409,

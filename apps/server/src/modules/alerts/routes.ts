@@ -8,17 +8,21 @@ import {
   alertPageSchema,
   alertStateChangeInputSchema,
   alertSimilarQuerySchema,
+  alertEscalateInputSchema,
+  ticketRefSchema,
 } from '@vigil/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
+import type { SendMail } from '../../platform/mail';
 import { accessOf } from '../../platform/access';
 import { orgParamsSchema } from '../../platform/http';
 import {
   alertEvents,
   bulkChangeState,
   changeAlertState,
+  escalateToNewIncident,
   getAlert,
   listInbox,
   markViewed,
@@ -39,8 +43,9 @@ const ONE_ALERT =
 
 const STATE_RULES =
   '`state` is required (400 ALERT_STATE_EMPTY) and one of NEW, ACKED, ESCALATED, DISMISSED, ' +
-  'FRAUD_FLAGGED (400 GENERIC_INVALID_FIELD_VALUE). ESCALATED needs `ticketId` (400 ' +
-  'ALERT_ESCALATION_NEEDS_TICKET; tickets arrive with their own issue, the id is stored as given). ' +
+  'FRAUD_FLAGGED (400 GENERIC_INVALID_FIELD_VALUE). ESCALATED needs `ticketSlug` (400 ' +
+  'ALERT_ESCALATION_NEEDS_TICKET) naming an incident of the organisation (400 ALERT_ESCALATION_NOT_INCIDENT); ' +
+  'the incident records the escalation in its history and its owner and watchers are e-mailed. ' +
   'DISMISSED needs a `reason` (400 ALERT_DISMISS_REASON_REQUIRED; FALSE_POSITIVE, TRUE_POSITIVE_BENIGN, ' +
   'DUPLICATE, TEST, OTHER) and `notes` for OTHER (400 ALERT_DISMISS_DETAILS_REQUIRED). FRAUD_FLAGGED ' +
   'needs a `fraudType` (400 ALERT_FRAUD_TYPE_REQUIRED) and `fraudCertainty` (SUSPECTED by default): ' +
@@ -52,7 +57,7 @@ const STATE_RULES =
 
 /** The alert inbox (spec 3): security alerts, and fraud alerts for organisations with a fraud product. */
 export const alertRoutes =
-  (db: Db): FastifyPluginAsyncZod =>
+  (db: Db, sendMail?: SendMail): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/org/:orgId/alerts',
@@ -103,15 +108,43 @@ export const alertRoutes =
       },
       async (request) => {
         const { selection, ...input } = request.body;
-        return bulkChangeState(db, actorOf(request), {
-          ...input,
-          selection: selection && {
-            ...selection,
-            states: selection.state,
-            filters: selection.filter,
+        return bulkChangeState(
+          db,
+          actorOf(request),
+          {
+            ...input,
+            selection: selection && {
+              ...selection,
+              states: selection.state,
+              filters: selection.filter,
+            },
           },
-        });
+          new Date(),
+          sendMail,
+        );
       },
+    );
+
+    app.post(
+      '/api/org/:orgId/alerts/escalate',
+      {
+        config: EDIT,
+        schema: {
+          tags: TAGS,
+          summary: 'Escalate alerts to a new incident',
+          description:
+            'Creates an incident (needs INCIDENT_EDIT as well, else 403 PERMISSION_DENIED) titled `title`, else ' +
+            "after the first alert's trigger, listing the alerts in its description, and escalates every alert " +
+            'in `ids` to it. All or nothing: an alert that cannot be escalated (404 ALERT_NOT_FOUND, 409 ' +
+            'ALERT_ESCALATED_FROZEN …) refuses the whole request and no incident is created. Answers the ' +
+            'new incident.',
+          params: orgParamsSchema,
+          body: alertEscalateInputSchema,
+          response: { 201: ticketRefSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await escalateToNewIncident(db, actorOf(request), request.body)),
     );
 
     app.get(
@@ -201,6 +234,6 @@ export const alertRoutes =
           response: { 200: alertDetailSchema },
         },
       },
-      async (request) => changeAlertState(db, actorOf(request), request.params.id, request.body),
+      async (request) => changeAlertState(db, actorOf(request), request.params.id, request.body, sendMail),
     );
   };

@@ -18,16 +18,23 @@ import {
   type AlertState,
   type AlertStateChangeInput,
   type AlertView,
+  type AlertEscalateInput,
+  type LinkedAlert,
+  type TicketRef,
 } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import { assertDomainEntitled, type AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
-import { AppError, conflict, invalidField, validationFailed } from '../../platform/errors';
+import { accessDenied, AppError, conflict, invalidField, validationFailed } from '../../platform/errors';
 import { selectEvents } from '../events/repo';
 import { restrictionCondition, resolveSort, toEvent } from '../events/service';
 import { restrictionsForUser } from '../restrictions/repo';
+import type { SendMail } from '../../platform/mail';
+import { incidentBySlug, notifyEscalation, openTicket, recordEscalation } from '../tickets/service';
 import {
+  escalatedAlertTraits,
   findAlertView,
+  listTicketAlerts,
   insertStateChange,
   insertView,
   listAlerts,
@@ -54,7 +61,7 @@ export const alertNotFound = () => new AppError('NotFoundException', 'ALERT_NOT_
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function toJson({ row, triggerName, viewed }: AlertRowView): Alert {
+export function toJson({ row, triggerName, ticketSlug, viewed }: AlertRowView): Alert {
   return {
     id: row.id,
     domain: row.domain as Domain,
@@ -76,6 +83,7 @@ export function toJson({ row, triggerName, viewed }: AlertRowView): Alert {
     dismissalReason: row.dismissalReason,
     dismissalNotes: row.dismissalNotes,
     ticketId: row.ticketId,
+    ticketSlug,
     stateChangedAt: iso(row.stateChangedAt),
     escalatedAt: iso(row.escalatedAt),
     dismissedAt: iso(row.dismissedAt),
@@ -303,9 +311,9 @@ function parseChange(input: AlertStateChangeInput): AlertState {
     throw invalidField('state', input.state, [...ALERT_STATES]);
   }
   const state = input.state as AlertState;
-  if (state === 'ESCALATED' && !input.ticketId) {
-    throw validationFailed('ALERT_ESCALATION_NEEDS_TICKET', 'Escalation needs a ticket', {
-      field: 'ticketId',
+  if (state === 'ESCALATED' && !input.ticketSlug) {
+    throw validationFailed('ALERT_ESCALATION_NEEDS_TICKET', 'Escalation needs a ticket slug', {
+      field: 'ticketSlug',
     });
   }
   if (state === 'DISMISSED') {
@@ -372,11 +380,15 @@ async function applyChange(
   row: AlertRow,
   state: AlertState,
   input: AlertStateChangeInput,
+  ticketId?: string,
 ) {
   const now = new Date();
   const { access } = actor;
   const values: Partial<AlertRow> = { state, stateChangedAt: now, stateChangedBy: access.user.id };
-  if (state === 'ESCALATED') Object.assign(values, { escalatedAt: now, ticketId: input.ticketId });
+  if (state === 'ESCALATED') {
+    Object.assign(values, { escalatedAt: now, ticketId });
+    await recordEscalation(tx, actor, ticketId!, [row.id]);
+  }
   if (state === 'DISMISSED') {
     Object.assign(values, {
       dismissedAt: now,
@@ -420,6 +432,16 @@ async function applyChange(
   return updated;
 }
 
+/** The incident an escalation names by slug (400 when the organisation has no such incident). */
+async function escalationTicket(
+  db: Db,
+  access: AccessContext,
+  state: AlertState,
+  input: AlertStateChangeInput,
+) {
+  return state === 'ESCALATED' ? incidentBySlug(db, access.org.id, input.ticketSlug!) : undefined;
+}
+
 /** Locks the alert so that concurrent changes see each other's result. */
 async function lockedAlert(tx: Db, orgId: string, id: string): Promise<AlertRow | undefined> {
   const [row] = await tx
@@ -435,15 +457,18 @@ export async function changeAlertState(
   actor: Actor,
   id: string,
   input: AlertStateChangeInput,
+  sendMail?: SendMail,
 ): Promise<AlertDetail> {
   const { access } = actor;
   await visibleAlert(db, access, id);
   const state = parseChange(input);
+  const ticket = await escalationTicket(db, access, state, input);
   await db.transaction(async (tx) => {
     const row = (await lockedAlert(tx, access.org.id, id))!;
     assertTransition(row, state);
-    await applyChange(tx, actor, row, state, input);
+    await applyChange(tx, actor, row, state, input, ticket?.id);
   });
+  if (ticket) await notifyEscalation({ db, sendMail }, actor, ticket.id, 1);
   return getAlert(db, access, id);
 }
 
@@ -458,9 +483,11 @@ export async function bulkChangeState(
   actor: Actor,
   input: BulkInput,
   now = new Date(),
+  sendMail?: SendMail,
 ): Promise<AlertBulkResult> {
   const { access } = actor;
   const state = parseChange(input);
+  const ticket = await escalationTicket(db, access, state, input);
   const reach = new Date(now.getTime() - ALERT_BULK_MAX_AGE_DAYS * DAY_MS);
   let ids: string[];
   if (input.ids?.length) {
@@ -494,7 +521,7 @@ export async function bulkChangeState(
           });
         }
         assertTransition(row, state);
-        await applyChange(tx, actor, row, state, input);
+        await applyChange(tx, actor, row, state, input, ticket?.id);
       });
       results.push({ id, ok: true });
     } catch (error) {
@@ -503,5 +530,86 @@ export async function bulkChangeState(
     }
   }
   const succeeded = results.filter((result) => result.ok).length;
+  if (ticket && succeeded > 0) await notifyEscalation({ db, sendMail }, actor, ticket.id, succeeded);
   return { succeeded, failed: results.length - succeeded, results };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Incidents
+
+/**
+ * Escalates alerts to a new incident, all or none: the incident takes the title given, else the name
+ * of the first alert's trigger (else its title), and lists the alerts in its description. Creating the
+ * incident needs INCIDENT_EDIT besides the inbox's edit permission.
+ */
+export async function escalateToNewIncident(
+  db: Db,
+  actor: Actor,
+  input: AlertEscalateInput,
+): Promise<TicketRef> {
+  const { access } = actor;
+  if (!access.permissions.has('INCIDENT_EDIT')) {
+    throw accessDenied('PERMISSION_DENIED', 'Creating an incident needs the Incidents edit permission');
+  }
+  const ids = [...new Set(input.ids)];
+  const views: AlertRowView[] = [];
+  for (const id of ids) views.push(await visibleAlert(db, access, id));
+  return db.transaction(async (tx) => {
+    const rows: AlertRow[] = [];
+    for (const id of ids) {
+      const row = (await lockedAlert(tx, access.org.id, id))!;
+      assertTransition(row, 'ESCALATED');
+      rows.push(row);
+    }
+    const first = views[0]!;
+    const ticket = await openTicket(tx, actor, 'incident', {
+      title: input.title ?? first.triggerName ?? first.row.title,
+      description: views
+        .map(({ row }) => `${row.title} (${row.severity}, fired ${row.firedAt.toISOString()})`)
+        .join('\n'),
+    });
+    for (const row of rows) {
+      await applyChange(tx, actor, row, 'ESCALATED', { state: 'ESCALATED' }, ticket.id);
+    }
+    return {
+      id: ticket.id,
+      kind: 'incident' as const,
+      slug: ticket.slug,
+      title: ticket.title,
+      state: ticket.state as TicketRef['state'],
+    };
+  });
+}
+
+/** The alerts escalated to a ticket, newest first. */
+export async function alertsOfTicket(db: Db, orgId: string, ticketId: string): Promise<LinkedAlert[]> {
+  const rows = await listTicketAlerts(db, orgId, ticketId);
+  return rows.map((row) => ({
+    ...row,
+    firedAt: row.firedAt.toISOString(),
+    escalatedAt: iso(row.escalatedAt),
+  }));
+}
+
+/** Escalated alerts read when comparing incidents. */
+const TRAITS_MAX_ALERTS = 5000;
+
+/** Per ticket with escalated alerts: the triggers, hosts, IPs and users of those alerts. */
+export async function ticketAlertTraits(db: Db, orgId: string) {
+  const byTicket = new Map<
+    string,
+    { triggers: Map<string, string>; hosts: Set<string>; ips: Set<string>; users: Set<string> }
+  >();
+  for (const row of await escalatedAlertTraits(db, orgId, TRAITS_MAX_ALERTS)) {
+    let traits = byTicket.get(row.ticketId);
+    if (!traits) {
+      traits = { triggers: new Map(), hosts: new Set(), ips: new Set(), users: new Set() };
+      byTicket.set(row.ticketId, traits);
+    }
+    if (row.triggerId) traits.triggers.set(row.triggerId, row.triggerName ?? row.triggerId);
+    for (const host of row.hosts) traits.hosts.add(host);
+    for (const ip of row.ips) traits.ips.add(ip);
+    for (const user of row.users) traits.users.add(user);
+  }
+  return byTicket;
 }

@@ -49,6 +49,9 @@ export const alerts = pgTable(
   (table) => [
     index('alerts_org_state_fired').on(table.orgId, table.domain, table.state, table.firedAt.desc()),
     index('alerts_org_trigger').on(table.orgId, table.triggerId, table.firedAt.desc()),
+    index('alerts_ticket')
+      .on(table.orgId, table.ticketId)
+      .where(sql`${table.ticketId} IS NOT NULL`),
     index('alerts_group')
       .on(table.orgId, table.groupKey)
       .where(sql`${table.groupKey} IS NOT NULL`),

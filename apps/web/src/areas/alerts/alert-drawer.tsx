@@ -10,10 +10,19 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
 import { notifyMessage } from '../../lib/notify';
+import { useHasPermission } from '../../lib/session';
 import { LoadFailed, LoadingLine } from '../../shell/query-status';
-import { alertEventsQuery, alertPath, alertQuery, alertsKey, similarAlertsQuery } from './alerts';
+import { TicketLink } from '../tickets/ticket-badges';
+import {
+  alertEventsQuery,
+  alertPath,
+  alertQuery,
+  alertsKey,
+  similarAlertsQuery,
+  useEscalateToNewIncident,
+} from './alerts';
 import { SeverityBadge, StateBadge } from './badges';
-import { DismissDialog, FraudDialog } from './state-dialogs';
+import { DismissDialog, EscalateDialog, FraudDialog } from './state-dialogs';
 
 /** One alert: details, state changes for editors, history, viewers, matched events and similar alerts. */
 export function AlertDrawer({
@@ -49,7 +58,9 @@ export function AlertDrawer({
 function AlertDetails({ orgId, alert, canEdit }: { orgId: string; alert: AlertDetail; canEdit: boolean }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const [dialog, setDialog] = useState<'dismiss' | 'fraud' | null>(null);
+  const [dialog, setDialog] = useState<'dismiss' | 'fraud' | 'escalate' | null>(null);
+  const canCreateIncident = useHasPermission('INCIDENT_EDIT');
+  const escalateNew = useEscalateToNewIncident(orgId, () => setDialog(null));
   const [showEvents, setShowEvents] = useState(false);
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -102,6 +113,14 @@ function AlertDetails({ orgId, alert, canEdit }: { orgId: string; alert: AlertDe
             <Row label={t('alerts.indicator')} value={`${detail.value} (${detail.field ?? ''})`} />
           )}
           <Row label={t('alerts.matchCount')} value={String(alert.matchCount)} />
+          {alert.ticketSlug && (
+            <Table.Tr>
+              <Table.Th w={180}>{t('alerts.incident')}</Table.Th>
+              <Table.Td>
+                <TicketLink ticket={{ kind: 'incident', slug: alert.ticketSlug }} />
+              </Table.Td>
+            </Table.Tr>
+          )}
           {alert.dismissalReason && (
             <Row
               label={t('alerts.reason')}
@@ -133,6 +152,9 @@ function AlertDetails({ orgId, alert, canEdit }: { orgId: string; alert: AlertDe
               {t('alerts.dismiss')}
             </Button>
           )}
+          <Button variant="default" onClick={() => setDialog('escalate')}>
+            {t('alerts.escalate')}
+          </Button>
           {alert.domain === 'fraud' && !alert.ticketId && alert.state !== 'FRAUD_FLAGGED' && (
             <Button variant="default" color="red" onClick={() => setDialog('fraud')}>
               {t('alerts.flag')}
@@ -196,6 +218,19 @@ function AlertDetails({ orgId, alert, canEdit }: { orgId: string; alert: AlertDe
           loading={change.isPending}
           onClose={() => setDialog(null)}
           onSubmit={(values) => change.mutate({ state: 'DISMISSED', ...values })}
+        />
+      )}
+      {dialog === 'escalate' && (
+        <EscalateDialog
+          count={1}
+          canCreate={canCreateIncident}
+          loading={change.isPending || escalateNew.isPending}
+          onClose={() => setDialog(null)}
+          onSubmit={(values) =>
+            values.mode === 'new'
+              ? escalateNew.mutate({ ids: [alert.id], title: values.title })
+              : change.mutate({ state: 'ESCALATED', ticketSlug: values.ticketSlug })
+          }
         />
       )}
       {dialog === 'fraud' && (

@@ -1,14 +1,16 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   alertDetailSchema,
   alertEventsSchema,
   alertListSchema,
   alertPageSchema,
+  ticketRefSchema,
   type AlertSort,
   type AlertState,
   type AlertView,
 } from '@vigil/contracts';
 import { apiFetch } from '../../lib/api';
+import { notifyMessage } from '../../lib/notify';
 import { orgPath } from '../assets/queries';
 
 export type AlertDomain = 'security' | 'fraud';
@@ -67,3 +69,18 @@ export const similarAlertsQuery = (orgId: string, id: string) =>
     queryFn: ({ signal }) =>
       apiFetch(`${alertPath(orgId, id)}/similar?pageSize=10`, { schema: alertPageSchema, signal }),
   });
+
+/** POST /alerts/escalate: the alerts go to a new incident, all or none; `onDone` hears its slug. */
+export function useEscalateToNewIncident(orgId: string, onDone: (slug: string) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { ids: string[]; title?: string }) =>
+      apiFetch(`${orgPath(orgId)}/alerts/escalate`, { method: 'POST', body: input, schema: ticketRefSchema }),
+    onSuccess: async (incident) => {
+      notifyMessage('alerts.escalatedTo', 'green', { slug: incident.slug });
+      onDone(incident.slug);
+      await queryClient.invalidateQueries({ queryKey: alertsKey(orgId) });
+    },
+    meta: { errorKey: 'alerts.changeFailed' },
+  });
+}

@@ -40,9 +40,9 @@ import { GatedPage } from '../../shell/gated-page';
 import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { AlertDrawer } from './alert-drawer';
-import { alertsKey, inboxQuery, type AlertDomain } from './alerts';
+import { alertsKey, inboxQuery, useEscalateToNewIncident, type AlertDomain } from './alerts';
 import { SeverityBadge, StateBadge } from './badges';
-import { DismissDialog } from './state-dialogs';
+import { DismissDialog, EscalateDialog } from './state-dialogs';
 
 /**
  * The alert inbox of the security domain (/alerts/inbox) or the fraud domain (/fraud/inbox, with the
@@ -80,6 +80,8 @@ function Inbox({ domain }: { domain: AlertDomain }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [opened, setOpened] = useState<string | null>(null);
   const [dismissing, setDismissing] = useState(false);
+  const [escalating, setEscalating] = useState(false);
+  const canCreateIncident = useHasPermission('INCIDENT_EDIT');
   const [bulkResult, setBulkResult] = useState<AlertBulkResult | null>(null);
 
   const list = useQuery(
@@ -120,11 +122,16 @@ function Inbox({ domain }: { domain: AlertDomain }) {
       }),
     onSuccess: async (result) => {
       setDismissing(false);
+      setEscalating(false);
       setBulkResult(result);
       setSelected(new Set());
       await queryClient.invalidateQueries({ queryKey: alertsKey(orgId) });
     },
     meta: { errorKey: 'alerts.changeFailed' },
+  });
+  const escalateNew = useEscalateToNewIncident(orgId, () => {
+    setEscalating(false);
+    setSelected(new Set());
   });
 
   return (
@@ -227,6 +234,11 @@ function Inbox({ domain }: { domain: AlertDomain }) {
               {t('alerts.dismissSelected')}
             </Button>
           )}
+          {state !== 'ESCALATED' && (
+            <Button size="xs" variant="default" onClick={() => setEscalating(true)}>
+              {t('alerts.escalateSelected')}
+            </Button>
+          )}
         </Group>
       )}
       <ListStates
@@ -270,6 +282,19 @@ function Inbox({ domain }: { domain: AlertDomain }) {
           loading={bulk.isPending}
           onClose={() => setDismissing(false)}
           onSubmit={(values) => bulk.mutate({ state: 'DISMISSED', ...values })}
+        />
+      )}
+      {escalating && (
+        <EscalateDialog
+          count={selected.size}
+          canCreate={canCreateIncident}
+          loading={bulk.isPending || escalateNew.isPending}
+          onClose={() => setEscalating(false)}
+          onSubmit={(values) =>
+            values.mode === 'new'
+              ? escalateNew.mutate({ ids: [...selected], title: values.title })
+              : bulk.mutate({ state: 'ESCALATED', ticketSlug: values.ticketSlug })
+          }
         />
       )}
     </Stack>

@@ -27,6 +27,7 @@ const alert = (overrides: Partial<Alert> = {}): Alert => ({
   dismissalReason: null,
   dismissalNotes: null,
   ticketId: null,
+  ticketSlug: null,
   stateChangedAt: null,
   escalatedAt: null,
   dismissedAt: null,
@@ -325,5 +326,57 @@ describe('fraud inbox', () => {
         fraudCertainty: 'SUSPECTED',
       });
     });
+  });
+});
+
+describe('escalation', () => {
+  it('escalates selected alerts to a new incident named after the trigger', async () => {
+    const fetchMock = stubApi({
+      ...withAccess([...EDIT, 'INCIDENT_EDIT']),
+      [`GET ${base}/alerts`]: listOf([alert(), alert({ id: 'a2', title: 'Impossible travel' })]),
+      [`POST ${base}/alerts/escalate`]: {
+        status: 201,
+        body: { id: 'i1', kind: 'incident', slug: 'INC-7', title: 'Brute-force logins', state: 'TRIAGE' },
+      },
+    });
+    const { user } = renderApp(`/alerts/inbox?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('checkbox', { name: 'Select all alerts on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Escalate selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Escalate 2 alerts' });
+    await user.click(within(dialog).getByRole('button', { name: 'Escalate' }));
+    expect(await screen.findByText('Escalated to INC-7.')).toBeInTheDocument();
+    const post = fetchMock.mock.calls.find(([url]) => url === `${base}/alerts/escalate`);
+    expect(requestBody(post?.[1])).toEqual({ ids: ['a1', 'a2'] });
+  });
+
+  it('links an alert to an existing incident by slug, which it then names', async () => {
+    let current = detail();
+    const fetchMock = stubApi({
+      ...withAccess(EDIT),
+      [`GET ${base}/alerts`]: listOf([alert()]),
+      [`GET ${base}/alert/a1`]: () => ({ body: current }),
+      [`GET ${base}/alert/a1/similar`]: { body: { items: [], total: 0 } },
+      [`PUT ${base}/alert/a1/state`]: () => {
+        current = detail({ state: 'ESCALATED', ticketId: 'i1', ticketSlug: 'INC-3' });
+        return { body: current };
+      },
+    });
+    const { user } = renderApp(`/alerts/inbox?orgId=${HOME_ORG_ID}`);
+    await user.click(
+      await screen.findByRole('button', { name: 'Open alert Brute-force logins: 42 failures for j.smith' }),
+    );
+    const drawer = await screen.findByRole('dialog', { name: 'Alert details' });
+    await user.click(within(drawer).getByRole('button', { name: 'Escalate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Escalate the alert' });
+    // Without the Incidents edit permission only an existing incident is offered.
+    expect(within(dialog).queryByText('New incident')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Escalate' }));
+    expect(within(dialog).getByText('Escalation needs a ticket slug.')).toBeInTheDocument();
+    await user.type(within(dialog).getByRole('textbox', { name: 'Incident' }), 'INC-3');
+    await user.click(within(dialog).getByRole('button', { name: 'Escalate' }));
+    expect(await within(drawer).findByRole('link', { name: 'INC-3' })).toBeInTheDocument();
+    expect(within(drawer).getByText('This alert is escalated: its state cannot change.')).toBeInTheDocument();
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(requestBody(put?.[1])).toEqual({ state: 'ESCALATED', ticketSlug: 'INC-3' });
   });
 });

@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
+import { Button, Group, Modal, SegmentedControl, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import {
   ALERT_DISMISSAL_REASONS,
   ALERT_NOTES_MAX_LENGTH,
   FRAUD_CERTAINTIES,
   FRAUD_TYPES,
+  TICKET_TITLE_MAX_LENGTH,
   type AlertDismissalReason,
   type FraudCertainty,
   type FraudType,
@@ -153,6 +154,87 @@ export function FraudDialog({
             </Button>
             <Button type="submit" color="red" loading={loading}>
               {t('alerts.flag')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+export type EscalateValues = { mode: 'new'; title?: string } | { mode: 'existing'; ticketSlug: string };
+
+/**
+ * Escalation (spec 3): to a new incident made from the alerts (with the Incidents edit permission), or
+ * to an existing incident named by its slug.
+ */
+export function EscalateDialog({
+  count,
+  canCreate,
+  loading,
+  onSubmit,
+  onClose,
+}: {
+  count: number;
+  canCreate: boolean;
+  loading: boolean;
+  onSubmit: (values: EscalateValues) => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [mode, setMode] = useState<'new' | 'existing'>(canCreate ? 'new' : 'existing');
+  const [title, setTitle] = useState('');
+  const [slug, setSlug] = useState('');
+  const [checked, setChecked] = useState(false);
+  const slugError =
+    checked && mode === 'existing' && !slug.trim() ? t('ALERT_ESCALATION_NEEDS_TICKET') : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    if (mode === 'new') onSubmit({ mode, ...(title.trim() && { title: title.trim() }) });
+    else if (slug.trim()) onSubmit({ mode, ticketSlug: slug.trim() });
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={t('alerts.escalateTitle', { count })} centered>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {canCreate && (
+            <SegmentedControl
+              aria-label={t('alerts.escalateTo')}
+              value={mode}
+              onChange={(value) => setMode(value as 'new' | 'existing')}
+              data={[
+                { value: 'new', label: t('alerts.newIncident') },
+                { value: 'existing', label: t('alerts.existingIncident') },
+              ]}
+            />
+          )}
+          {mode === 'new' ? (
+            <TextInput
+              label={t('alerts.incidentTitle')}
+              description={t('alerts.incidentTitleHint')}
+              value={title}
+              onChange={(event) => setTitle(event.currentTarget.value)}
+              maxLength={TICKET_TITLE_MAX_LENGTH}
+            />
+          ) : (
+            <TextInput
+              label={t('alerts.incidentSlug')}
+              placeholder="INC-12"
+              required
+              value={slug}
+              onChange={(event) => setSlug(event.currentTarget.value)}
+              error={slugError}
+            />
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={loading}>
+              {t('alerts.escalate')}
             </Button>
           </Group>
         </Stack>

@@ -40,6 +40,7 @@ import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { threatIndicatorPath, threatIndicatorsQuery, threatSourcePath, threatSourcesKey } from './threat';
 import { EditDeleteButtons } from '../../shell/row-actions';
+import { isoOf, localOf } from '../../lib/local-time';
 
 const ALL = 'ALL';
 
@@ -231,15 +232,6 @@ export function IndicatorsDrawer({
       />
     </Drawer>
   );
-}
-
-/** A datetime-local input's value as ISO text, or null when blank. */
-const isoOf = (local: string) => (local ? new Date(local).toISOString() : null);
-/** An ISO time as a datetime-local input's value, in local time. */
-function localOf(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
 function IndicatorDialog({

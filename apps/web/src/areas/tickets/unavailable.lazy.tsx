@@ -1,7 +1,8 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { AreaUnavailable } from '../../shell/area-unavailable';
 
-// Tickets, the universal inbox and ticket templates are built with their own issue.
+// The universal inbox and ticket templates are built with their own issue; /tickets/incident and
+// /tickets/task have pages of their own.
 export const ticketsRoute = createLazyRoute('/tickets/$')({ component: AreaUnavailable });
 export const universalTicketInboxRoute = createLazyRoute('/universal-ticket-inbox/$')({
   component: AreaUnavailable,

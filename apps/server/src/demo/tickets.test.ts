@@ -1,0 +1,77 @@
+import { INCIDENT_STATES } from '@vigil/contracts';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/database';
+import { seedOrg, seedUser } from '../../test/fixtures';
+import type { Database } from '../db/client';
+import { alerts } from '../modules/alerts/tables';
+import { insertTicket } from '../modules/tickets/repo';
+import { ticketComments, tickets } from '../modules/tickets/tables';
+import { seedTicketsDemo } from './tickets';
+
+let database: Database;
+let harborOrgId: string;
+let prairieOrgId: string;
+let escalatedId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const db = database.db;
+  harborOrgId = (await seedOrg(db)).id;
+  prairieOrgId = (await seedOrg(db)).id;
+  const people = async (orgId: string) => ({
+    orgId,
+    analystId: (await seedUser(db, { homeOrgId: orgId, permissions: ['INCIDENT_EDIT'] })).id,
+    adminId: (await seedUser(db, { homeOrgId: orgId, permissions: ['INCIDENT_EDIT'] })).id,
+  });
+  const [alert] = await db
+    .insert(alerts)
+    .values({
+      orgId: harborOrgId,
+      kind: 'TRIGGER',
+      title: 'Impossible travel',
+      severity: 'HIGH',
+      state: 'ESCALATED',
+    })
+    .returning();
+  escalatedId = alert!.id;
+  await seedTicketsDemo(db, await people(harborOrgId), await people(prairieOrgId));
+});
+afterAll(() => database.close());
+
+describe('demo tickets', () => {
+  it('give First Harbor incidents in every state, tasks and subtasks, with comments', async () => {
+    const db = database.db;
+    const rows = await db.select().from(tickets).where(eq(tickets.orgId, harborOrgId));
+    const incidents = rows.filter((row) => row.kind === 'incident');
+    expect(new Set(incidents.map((row) => row.state))).toEqual(new Set(INCIDENT_STATES));
+    expect(incidents.map((row) => row.slug).sort()).toEqual([
+      'INC-1',
+      'INC-2',
+      'INC-3',
+      'INC-4',
+      'INC-5',
+      'INC-6',
+    ]);
+    expect(incidents.filter((row) => row.state === 'RESOLVED').every((row) => row.resolution)).toBe(true);
+    const travel = incidents.find((row) => row.slug === 'INC-1')!;
+    const subtask = rows.find((row) => row.slug === 'TASK-1')!;
+    expect(subtask.parentId).toBe(travel.id);
+    expect(await db.select().from(ticketComments).where(eq(ticketComments.ticketId, travel.id))).toHaveLength(
+      2,
+    );
+    const [alert] = await db.select().from(alerts).where(eq(alerts.id, escalatedId));
+    expect(alert!.ticketId).toBe(travel.id);
+  });
+
+  it('leave the slug counters where new tickets continue', async () => {
+    const db = database.db;
+    const next = await insertTicket(db, harborOrgId, 'incident', { title: 'Next', state: 'TRIAGE' });
+    expect(next.slug).toBe('INC-7');
+    const prairie = await db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.orgId, prairieOrgId), eq(tickets.kind, 'incident')));
+    expect(prairie.map((row) => row.slug)).toEqual(['INC-1']);
+  });
+});

@@ -1,0 +1,329 @@
+import {
+  linkedAlertSchema,
+  similarIncidentSchema,
+  ticketCommentInputSchema,
+  ticketCreateSchema,
+  ticketDetailSchema,
+  ticketFilterQuerySchema,
+  ticketLinkInputSchema,
+  ticketListQuerySchema,
+  ticketListSchema,
+  ticketStateInputSchema,
+  ticketUpdateSchema,
+  TICKET_CSV_MAX_ROWS,
+  type Permission,
+  type TicketKind,
+} from '@vigil/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { accessOf } from '../../platform/access';
+import { orgParamsSchema } from '../../platform/http';
+import { alertsOfTicket } from '../alerts/service';
+import {
+  addComment,
+  changeTicketState,
+  claimTicket,
+  createTicket,
+  exportTicketsCsv,
+  getTicket,
+  linkTicket,
+  listTickets,
+  ticketView,
+  updateTicket,
+  type Actor,
+  type TicketDeps,
+} from './service';
+import { similarIncidents } from './similar';
+
+const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(64) });
+const TAGS = ['tickets'];
+
+const actorOf = (request: FastifyRequest): Actor => ({ access: accessOf(request), ip: request.ip });
+
+interface KindRoutes {
+  kind: TicketKind;
+  /** Singular path segment and plural list path. */
+  one: string;
+  many: string;
+  label: string;
+  view: Permission;
+  edit: Permission;
+}
+
+const KINDS: KindRoutes[] = [
+  {
+    kind: 'incident',
+    one: 'incident',
+    many: 'incidents',
+    label: 'incident',
+    view: 'INCIDENT_VIEW',
+    edit: 'INCIDENT_EDIT',
+  },
+  { kind: 'task', one: 'task', many: 'tasks', label: 'task', view: 'TASK_VIEW', edit: 'TASK_EDIT' },
+];
+
+const FILTERS =
+  '`filter`: all (default); open (not resolved, closed or invalid); inProgress (incidents in Analysis or ' +
+  'Remediation, tasks Open with an owner); pending (incidents in Triage, tasks Open without an owner). ' +
+  '`state` (comma-separated), `ownerId`, `q` (part of the slug, title, description or external id), ' +
+  '`sortBy` number, title, state, createdOn, modifiedOn, dueDate, slaDate with `desc` (default true).';
+
+const ONE = (label: string) =>
+  `\`ref\` is the ${label}'s id or slug. 404 TICKET_NOT_FOUND for missing ${label}s and those of other ` +
+  'organisations.';
+
+const VERSION =
+  '`version` is the version the client read: 409 TICKET_MODIFIED when the ticket changed meanwhile, and ' +
+  'nothing is written.';
+
+const FIELDS =
+  '`ownerId` and `watcherIds` are active people of the organisation or authorised for it (400 TICKET_INVALID_OWNER, ' +
+  'TICKET_INVALID_WATCHER); a new `dueDate` is not in the past (400 TICKET_INVALID_DUE_DATE); `parentSlug` ' +
+  'names a ticket of the organisation (400 TICKET_INVALID_PARENT) that is not this one nor below it (400 ' +
+  'TICKET_PARENT_CYCLE). Setting an owner on an incident in Triage moves it to Analysis; removing the owner ' +
+  'of one in Analysis moves it back to Triage. The owner and watchers are e-mailed about every change but ' +
+  'their own; each change is kept in the history with who and when.';
+
+/** Incidents and tasks (spec 3): lists, CSV download, details and every change. */
+export const ticketRoutes =
+  (deps: TicketDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db } = deps;
+    for (const { kind, one, many, label, view, edit } of KINDS) {
+      const VIEW = { access: { permission: view } };
+      const EDIT = { access: { permission: edit } };
+
+      app.get(
+        `/api/org/:orgId/${many}`,
+        {
+          config: VIEW,
+          schema: {
+            tags: TAGS,
+            summary: `List ${many}`,
+            description: `${FILTERS} Paged by pageSize and pageNumber.`,
+            params: orgParamsSchema,
+            querystring: ticketListQuerySchema,
+            response: { 200: ticketListSchema },
+          },
+        },
+        async (request) => {
+          const { state, ...query } = request.query;
+          return listTickets(db, accessOf(request), kind, { ...query, states: state });
+        },
+      );
+
+      app.get(
+        `/api/org/:orgId/${many}-csv`,
+        {
+          config: VIEW,
+          schema: {
+            tags: TAGS,
+            summary: `Download ${many} as CSV`,
+            description:
+              `The list's filters and order; the first ${TICKET_CSV_MAX_ROWS} ${many}. ${FILTERS} Streams text/csv ` +
+              `(attachment ${many}.csv) with the columns slug, title, state, owner, resolution, dueDate, slaDate, ` +
+              'externalId, createdOn, modifiedOn, description. Cells starting with =, +, -, @ or a tab are prefixed ' +
+              "with ' so spreadsheets read them as text.",
+            params: orgParamsSchema,
+            querystring: ticketFilterQuerySchema,
+          },
+        },
+        async (request, reply) => {
+          const { state, ...query } = request.query;
+          return reply
+            .header('content-type', 'text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="${many}.csv"`)
+            .send(exportTicketsCsv(db, accessOf(request), kind, { ...query, states: state }));
+        },
+      );
+
+      app.post(
+        `/api/org/:orgId/${one}`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Create ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              `The new ${label} takes the next slug of the organisation (${kind === 'incident' ? 'INC' : 'TASK'}-n) ` +
+              `and starts ${kind === 'incident' ? 'in Triage (Analysis with an owner)' : 'Open'}. ${FIELDS}`,
+            params: orgParamsSchema,
+            body: ticketCreateSchema,
+            response: { 201: ticketDetailSchema },
+          },
+        },
+        async (request, reply) =>
+          reply.status(201).send(await createTicket(deps, actorOf(request), kind, request.body)),
+      );
+
+      app.get(
+        `/api/org/:orgId/${one}/:ref`,
+        {
+          config: VIEW,
+          schema: {
+            tags: TAGS,
+            summary: `One ${label} with its watchers, links, subtasks, comments and history`,
+            description: ONE(label),
+            params: refParams,
+            response: { 200: ticketDetailSchema },
+          },
+        },
+        async (request) => getTicket(db, accessOf(request), kind, request.params.ref),
+      );
+
+      app.patch(
+        `/api/org/:orgId/${one}/:ref`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Change fields of ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description: `The fields given change. ${VERSION} ${FIELDS} ${ONE(label)}`,
+            params: refParams,
+            body: ticketUpdateSchema,
+            response: { 200: ticketDetailSchema },
+          },
+        },
+        async (request) => updateTicket(deps, actorOf(request), kind, request.params.ref, request.body),
+      );
+
+      app.put(
+        `/api/org/:orgId/${one}/:ref/state`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Change the state of ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              (kind === 'incident'
+                ? '`state` TRIAGE, ANALYSIS, REMEDIATION, RESOLVED, CLOSED or INVALID; RESOLVED needs a ' +
+                  '`resolution` (400 TICKET_RESOLUTION_REQUIRED). '
+                : '`state` OPEN, CLOSED or INVALID; tasks have no resolution (400 TICKET_RESOLUTION_INCIDENT_ONLY). ') +
+              `Another state answers 400 TICKET_INVALID_STATE with the valid ones, the current one 409 ` +
+              `TICKET_SAME_STATE. ${VERSION} ${ONE(label)}`,
+            params: refParams,
+            body: ticketStateInputSchema,
+            response: { 200: ticketDetailSchema },
+          },
+        },
+        async (request) => changeTicketState(deps, actorOf(request), kind, request.params.ref, request.body),
+      );
+
+      app.post(
+        `/api/org/:orgId/${one}/:ref/claim`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Claim ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              'The caller becomes the owner. Needs an SLA date (400 TICKET_CLAIM_NEEDS_SLA) and no owner yet ' +
+              `(409 TICKET_ALREADY_CLAIMED). An incident in Triage moves to Analysis. ${ONE(label)}`,
+            params: refParams,
+            response: { 200: ticketDetailSchema },
+          },
+        },
+        async (request) => claimTicket(deps, actorOf(request), kind, request.params.ref),
+      );
+
+      app.post(
+        `/api/org/:orgId/${one}/:ref/comments`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Comment on ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              'A comment adds to the ticket and needs no version. A comment by the owner of an incident in ' +
+              `Triage moves it to Analysis. ${ONE(label)}`,
+            params: refParams,
+            body: ticketCommentInputSchema,
+            response: { 201: ticketDetailSchema },
+          },
+        },
+        async (request, reply) =>
+          reply
+            .status(201)
+            .send(await addComment(deps, actorOf(request), kind, request.params.ref, request.body.body)),
+      );
+
+      app.post(
+        `/api/org/:orgId/${one}/:ref/links`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Link ${label === 'incident' ? 'an' : 'a'} ${label} with another ticket`,
+            description:
+              '`slug` names a ticket of the organisation of either kind (400 TICKET_NOT_FOUND), never this one ' +
+              `(400 TICKET_SELF_LINK), not linked already (409 TICKET_ALREADY_LINKED). Links go both ways. ` +
+              ONE(label),
+            params: refParams,
+            body: ticketLinkInputSchema,
+            response: { 200: ticketDetailSchema },
+          },
+        },
+        async (request) =>
+          linkTicket(deps, actorOf(request), kind, request.params.ref, request.body.slug, true),
+      );
+
+      app.delete(
+        `/api/org/:orgId/${one}/:ref/links/:slug`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: 'Remove a link between two tickets',
+            description: `404 TICKET_NOT_FOUND when they are not linked. ${ONE(label)}`,
+            params: refParams.extend({ slug: z.string().min(1).max(40) }),
+            response: { 200: ticketDetailSchema },
+          },
+        },
+        async (request) =>
+          linkTicket(deps, actorOf(request), kind, request.params.ref, request.params.slug, false),
+      );
+    }
+
+    const INCIDENT_VIEW = { access: { permission: 'INCIDENT_VIEW' as const } };
+
+    app.get(
+      '/api/org/:orgId/incident/:ref/alerts',
+      {
+        config: INCIDENT_VIEW,
+        schema: {
+          tags: TAGS,
+          summary: 'The alerts escalated to an incident',
+          description: `Newest first. ${ONE('incident')}`,
+          params: refParams,
+          response: { 200: z.array(linkedAlertSchema) },
+        },
+      },
+      async (request) => {
+        const { org } = accessOf(request);
+        const { row } = await ticketView(db, org.id, 'incident', request.params.ref);
+        return alertsOfTicket(db, org.id, row.id);
+      },
+    );
+
+    app.get(
+      '/api/org/:orgId/incident/:ref/similar',
+      {
+        config: INCIDENT_VIEW,
+        schema: {
+          tags: TAGS,
+          summary: 'Incidents similar to an incident',
+          description:
+            'Other incidents whose escalated alerts share hosts, IPs or users (of their matched events) or ' +
+            `triggers with this incident's alerts, most in common first, at most 20. ${ONE('incident')}`,
+          params: refParams,
+          response: { 200: z.array(similarIncidentSchema) },
+        },
+      },
+      async (request) => {
+        const { org } = accessOf(request);
+        const { row } = await ticketView(db, org.id, 'incident', request.params.ref);
+        return similarIncidents(db, org.id, row.id);
+      },
+    );
+  };

@@ -1,0 +1,141 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { orgs } from '../orgs/tables';
+import { users } from '../users/tables';
+
+/**
+ * The last slug number handed out per organisation and kind. A new ticket takes the next one by
+ * updating this row in its own transaction, so two tickets never share a number.
+ */
+export const ticketCounters = pgTable(
+  'ticket_counters',
+  {
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    lastNumber: integer().notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.kind] })],
+);
+
+/**
+ * Tickets (spec 3): incidents and tasks. `slug` is the human-readable name (INC-1042, TASK-17), unique
+ * in the organisation. `version` grows with every change: an update names the version it read and
+ * is refused when the ticket changed meanwhile.
+ */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    /** incident or task. */
+    kind: text().notNull(),
+    number: integer().notNull(),
+    slug: text().notNull(),
+    title: text().notNull(),
+    description: text().notNull().default(''),
+    state: text().notNull(),
+    ownerId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    resolution: text(),
+    summaryNote: text().notNull().default(''),
+    dueDate: timestamp({ withTimezone: true }),
+    slaDate: timestamp({ withTimezone: true }),
+    externalId: text(),
+    parentId: uuid().references((): AnyPgColumn => tickets.id, { onDelete: 'set null' }),
+    version: integer().notNull().default(1),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('tickets_org_slug').on(table.orgId, table.slug),
+    index('tickets_org_kind_state').on(table.orgId, table.kind, table.state, table.number.desc()),
+    index('tickets_parent')
+      .on(table.parentId)
+      .where(sql`${table.parentId} IS NOT NULL`),
+  ],
+);
+
+export const ticketWatchers = pgTable(
+  'ticket_watchers',
+  {
+    ticketId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.ticketId, table.userId] }), index().on(table.userId)],
+);
+
+/** Links between two tickets, kept once per pair with the smaller id first; never to itself. */
+export const ticketLinks = pgTable(
+  'ticket_links',
+  {
+    firstId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    secondId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.firstId, table.secondId] }),
+    index().on(table.secondId),
+    check('ticket_links_ordered', sql`${table.firstId} < ${table.secondId}`),
+  ],
+);
+
+export const ticketComments = pgTable(
+  'ticket_comments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    ticketId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    authorId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    body: text().notNull(),
+    /** The clock, not the transaction's start: entries of one transaction keep their order. */
+    createdOn: timestamp({ withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index().on(table.ticketId, table.createdOn)],
+);
+
+/** Every change of a ticket, with who and when and what changed. */
+export const ticketHistory = pgTable(
+  'ticket_history',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    ticketId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    actorId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    /** created, updated, state-changed, claimed, commented, linked, unlinked, alerts-escalated. */
+    action: text().notNull(),
+    details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp({ withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index().on(table.ticketId, table.at)],
+);

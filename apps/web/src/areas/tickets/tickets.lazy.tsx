@@ -1,0 +1,25 @@
+import { createLazyRoute } from '@tanstack/react-router';
+import { TicketPage } from './ticket-page';
+import { TicketsPage } from './tickets-page';
+
+export const incidentsRoute = createLazyRoute('/tickets/incident')({
+  component: () => <TicketsPage kind="incident" />,
+});
+
+export const tasksRoute = createLazyRoute('/tickets/task')({
+  component: () => <TicketsPage kind="task" />,
+});
+
+export const incidentRoute = createLazyRoute('/tickets/incident/$slug')({
+  component: function IncidentPage() {
+    const { slug } = incidentRoute.useParams();
+    return <TicketPage kind="incident" slug={slug} />;
+  },
+});
+
+export const taskRoute = createLazyRoute('/tickets/task/$slug')({
+  component: function TaskPage() {
+    const { slug } = taskRoute.useParams();
+    return <TicketPage kind="task" slug={slug} />;
+  },
+});

@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { pageParams, queryFlag } from './query-params';
+
+/** Tickets (spec 3): incidents and tasks. The URL segment of each kind is its lower-case name. */
+export const TICKET_KINDS = ['incident', 'task'] as const;
+export type TicketKind = (typeof TICKET_KINDS)[number];
+
+/** Slug prefixes: INC-1042, TASK-17. */
+export const TICKET_SLUG_PREFIX: Record<TicketKind, string> = { incident: 'INC', task: 'TASK' };
+
+/** Spec 3 section 4. */
+export const INCIDENT_STATES = [
+  'TRIAGE',
+  'ANALYSIS',
+  'REMEDIATION',
+  'RESOLVED',
+  'CLOSED',
+  'INVALID',
+] as const;
+export const TASK_STATES = ['OPEN', 'CLOSED', 'INVALID'] as const;
+export const TICKET_STATES = [...INCIDENT_STATES, 'OPEN'] as const;
+export type TicketState = (typeof TICKET_STATES)[number];
+
+export const TICKET_STATES_OF: Record<TicketKind, readonly TicketState[]> = {
+  incident: INCIDENT_STATES,
+  task: TASK_STATES,
+};
+
+/** The state a new ticket starts in. */
+export const TICKET_INITIAL_STATE: Record<TicketKind, TicketState> = { incident: 'TRIAGE', task: 'OPEN' };
+
+/** Spec 3: open incidents are those in Triage or Analysis; closed means Closed. */
+export const INCIDENT_OPEN_STATES: readonly TicketState[] = ['TRIAGE', 'ANALYSIS'];
+
+/**
+ * The list filters (spec 3 names In Progress and Pending without defining them). In progress: work has
+ * started (incidents in Analysis or Remediation, tasks Open with an owner). Pending: waiting for someone
+ * to take it (incidents in Triage, tasks Open without an owner). Open: neither closed, invalid nor
+ * resolved.
+ */
+export const TICKET_FILTERS = ['all', 'open', 'inProgress', 'pending'] as const;
+export type TicketFilter = (typeof TICKET_FILTERS)[number];
+
+export const TICKET_SORT_FIELDS = [
+  'number',
+  'title',
+  'state',
+  'createdOn',
+  'modifiedOn',
+  'dueDate',
+  'slaDate',
+] as const;
+export type TicketSortField = (typeof TICKET_SORT_FIELDS)[number];
+
+export const TICKET_TITLE_MAX_LENGTH = 200;
+export const TICKET_TEXT_MAX_LENGTH = 20_000;
+export const TICKET_COMMENT_MAX_LENGTH = 10_000;
+export const TICKET_MAX_WATCHERS = 50;
+/** Spec 3 section 9: the ticket CSV download holds at most 1,000 tickets. */
+export const TICKET_CSV_MAX_ROWS = 1000;
+/** Alerts one escalation to a new incident takes at most. */
+export const TICKET_ESCALATE_MAX_ALERTS = 100;
+
+const csvList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) =>
+    (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean),
+  );
+
+/** GET /incidents and /tasks; the CSV download takes the same filters without paging. */
+export const ticketFilterQuerySchema = z.object({
+  filter: z.enum(TICKET_FILTERS).default('all'),
+  /** Comma-separated or repeated states of the kind. */
+  state: csvList.pipe(z.array(z.enum(TICKET_STATES)).max(TICKET_STATES.length)).optional(),
+  /** Part of the slug, title, description or external id. */
+  q: z.string().trim().max(200).optional(),
+  ownerId: z.uuid().optional(),
+  sortBy: z.enum(TICKET_SORT_FIELDS).default('number'),
+  desc: queryFlag.default(true),
+});
+export const ticketListQuerySchema = ticketFilterQuerySchema.extend(pageParams);
+export type TicketListQuery = z.input<typeof ticketListQuerySchema>;
+
+export const ticketRefSchema = z.object({
+  id: z.string(),
+  kind: z.enum(TICKET_KINDS),
+  slug: z.string(),
+  title: z.string(),
+  state: z.enum(TICKET_STATES),
+});
+export type TicketRef = z.infer<typeof ticketRefSchema>;
+
+const person = z.object({ id: z.string(), name: z.string() });
+
+export const ticketSchema = ticketRefSchema.extend({
+  description: z.string(),
+  ownerId: z.string().nullable(),
+  ownerName: z.string().nullable(),
+  resolution: z.string().nullable(),
+  summaryNote: z.string(),
+  dueDate: z.string().nullable(),
+  slaDate: z.string().nullable(),
+  externalId: z.string().nullable(),
+  parentId: z.string().nullable(),
+  /** Optimistic concurrency: every change sends the version it read. */
+  version: z.number(),
+  createdBy: z.string().nullable(),
+  createdOn: z.string(),
+  modifiedOn: z.string(),
+});
+export type Ticket = z.infer<typeof ticketSchema>;
+
+export const ticketListSchema = z.object({ items: z.array(ticketSchema), total: z.number() });
+export type TicketList = z.infer<typeof ticketListSchema>;
+
+export const ticketCommentSchema = z.object({
+  id: z.string(),
+  authorId: z.string().nullable(),
+  authorName: z.string().nullable(),
+  body: z.string(),
+  createdOn: z.string(),
+});
+export type TicketComment = z.infer<typeof ticketCommentSchema>;
+
+export const ticketHistorySchema = z.object({
+  id: z.string(),
+  actorId: z.string().nullable(),
+  actorName: z.string().nullable(),
+  action: z.string(),
+  details: z.record(z.string(), z.unknown()),
+  at: z.string(),
+});
+export type TicketHistoryEntry = z.infer<typeof ticketHistorySchema>;
+
+export const ticketDetailSchema = ticketSchema.extend({
+  parent: ticketRefSchema.nullable(),
+  watchers: z.array(person),
+  links: z.array(ticketRefSchema),
+  subtasks: z.array(ticketRefSchema),
+  comments: z.array(ticketCommentSchema),
+  history: z.array(ticketHistorySchema),
+});
+export type TicketDetail = z.infer<typeof ticketDetailSchema>;
+
+const title = z.string().trim().min(1).max(TICKET_TITLE_MAX_LENGTH);
+const longText = z.string().trim().max(TICKET_TEXT_MAX_LENGTH);
+const isoDate = z.iso.datetime({ offset: true });
+const version = z.number().int().min(1);
+
+/** POST /incident and /task. */
+export const ticketCreateSchema = z.object({
+  title,
+  description: longText.default(''),
+  ownerId: z.uuid().nullable().optional(),
+  watcherIds: z.array(z.uuid()).max(TICKET_MAX_WATCHERS).default([]),
+  dueDate: isoDate.nullable().optional(),
+  slaDate: isoDate.nullable().optional(),
+  externalId: z.string().trim().max(200).nullable().optional(),
+  /** The parent ticket's slug (subtasks). */
+  parentSlug: z.string().trim().max(40).nullable().optional(),
+});
+export type TicketCreateInput = z.input<typeof ticketCreateSchema>;
+
+/** PATCH /incident/:ref and /task/:ref: the fields given change; `version` is the one read. */
+export const ticketUpdateSchema = z.object({
+  version,
+  title: title.optional(),
+  description: longText.optional(),
+  ownerId: z.uuid().nullable().optional(),
+  watcherIds: z.array(z.uuid()).max(TICKET_MAX_WATCHERS).optional(),
+  summaryNote: longText.optional(),
+  dueDate: isoDate.nullable().optional(),
+  slaDate: isoDate.nullable().optional(),
+  externalId: z.string().trim().max(200).nullable().optional(),
+  parentSlug: z.string().trim().max(40).nullable().optional(),
+});
+export type TicketUpdateInput = z.input<typeof ticketUpdateSchema>;
+
+/** PUT /incident/:ref/state. The state is checked against the kind by the server. */
+export const ticketStateInputSchema = z.object({
+  version,
+  state: z.string().trim().min(1).max(40),
+  resolution: z.string().trim().min(1).max(TICKET_TEXT_MAX_LENGTH).optional(),
+});
+export type TicketStateInput = z.infer<typeof ticketStateInputSchema>;
+
+export const ticketCommentInputSchema = z.object({
+  body: z.string().trim().min(1).max(TICKET_COMMENT_MAX_LENGTH),
+});
+
+export const ticketLinkInputSchema = z.object({ slug: z.string().trim().min(1).max(40) });
+
+/** POST /alerts/escalate: a new incident from alerts of the inbox. */
+export const alertEscalateInputSchema = z.object({
+  ids: z.array(z.uuid()).min(1).max(TICKET_ESCALATE_MAX_ALERTS),
+  title: title.optional(),
+});
+export type AlertEscalateInput = z.infer<typeof alertEscalateInputSchema>;
+
+export const linkedAlertSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  severity: z.string(),
+  triggerName: z.string().nullable(),
+  firedAt: z.string(),
+  escalatedAt: z.string().nullable(),
+});
+export type LinkedAlert = z.infer<typeof linkedAlertSchema>;
+
+export const similarIncidentSchema = ticketRefSchema.extend({
+  /** What it shares with the incident: hosts, IPs, users and triggers. */
+  shared: z.object({
+    hosts: z.array(z.string()),
+    ips: z.array(z.string()),
+    users: z.array(z.string()),
+    triggers: z.array(z.string()),
+  }),
+});
+export type SimilarIncident = z.infer<typeof similarIncidentSchema>;
+
+export const ticketPageQuerySchema = z.object(pageParams);
