@@ -31,7 +31,7 @@ async function waitForAlertRow(page: Page, title: string, meanwhile: () => Promi
   return row.first();
 }
 
-test('a trigger on a saved query fires on ingested events; its alerts are acknowledged and dismissed in the inbox', async ({
+test('a trigger on a saved query fires on ingested events; its alerts are acknowledged, escalated to an incident and dismissed in the inbox', async ({
   page,
 }) => {
   test.setTimeout(300_000);
@@ -90,6 +90,16 @@ test('a trigger on a saved query fires on ingested events; its alerts are acknow
   await drawer.getByRole('button', { name: 'Acknowledge' }).click();
   await expect(page.getByText('The alert is now Acknowledged.')).toBeVisible();
   await expect(drawer.getByText('Acknowledged').first()).toBeVisible();
+
+  // Escalated to a new incident, the alert is frozen and links to it.
+  await drawer.getByRole('button', { name: 'Escalate' }).click();
+  const escalate = page.getByRole('dialog', { name: 'Escalate the alert' });
+  await escalate.getByRole('textbox', { name: 'Incident title' }).fill(`Wire gateway denials ${marker}`);
+  await escalate.getByRole('button', { name: 'Escalate' }).click();
+  await expect(page.getByText(/^Escalated to INC-\d+\.$/)).toBeVisible();
+  await expect(drawer.getByText('This alert is escalated: its state cannot change.')).toBeVisible();
+  const incident = drawer.getByRole('link', { name: /^INC-\d+$/ });
+  const slug = (await incident.innerText()).trim();
   await drawer.getByRole('button', { name: 'Close' }).click();
 
   // The other host's alert is dismissed with a reason.
@@ -113,11 +123,16 @@ test('a trigger on a saved query fires on ingested events; its alerts are acknow
       .filter({ hasText: `Denied wires ${marker}: ${hostB}` })
       .first(),
   ).toContainText('Dismissed');
-  await page.getByRole('tab', { name: 'Acknowledged' }).click();
+  await page.getByRole('tab', { name: 'Escalated' }).click();
   await expect(
     page
       .getByRole('row')
       .filter({ hasText: `Denied wires ${marker}: ${hostA}` })
       .first(),
-  ).toContainText('Acknowledged');
+  ).toContainText('Escalated');
+
+  // The incident shows the alert escalated to it.
+  await page.goto(`${baseUrl()}/tickets/incident/${slug}`);
+  await expect(page.getByRole('heading', { name: `${slug} Wire gateway denials ${marker}` })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: `Denied wires ${marker}: ${hostA}` })).toBeVisible();
 });
