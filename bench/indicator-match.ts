@@ -18,13 +18,13 @@ const MAX_COST = 0.3;
  * URLs, hashes and e-mail addresses. A few meet the bench events (an address of the firewall's
  * destinations, a blocked site's domain), so some events raise alerts as they would in a bank.
  */
-async function insertIndicators(scratch: Scratch, sourceId: string) {
+export async function insertIndicators(scratch: Scratch, sourceId: string) {
   await scratch.query(
     `INSERT INTO threat_indicators (source_id, type, value, rating, reason)
      SELECT $1::uuid, kind, CASE kind
-         WHEN 'IP' THEN CASE WHEN n % 10 = 0
-           THEN '100.' || (64 + n % 64) || '.' || (n / 64 % 256) || '.0/24'
-           ELSE '198.' || (18 + n % 2) || '.' || (n / 2 % 256) || '.' || (n / 512 % 256) END
+         WHEN 'IP' THEN CASE WHEN n % 20 = 0
+           THEN '100.' || (64 + n / 20 / 256) || '.' || (n / 20 % 256) || '.0/24'
+           ELSE '198.' || (18 + n / 65536) || '.' || (n / 256 % 256) || '.' || (n % 256) END
          WHEN 'DOMAIN' THEN 'bad-' || n || '.example'
          WHEN 'URL' THEN 'https://bad-' || n || '.example/login'
          WHEN 'HASH' THEN md5(n::text)
