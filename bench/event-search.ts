@@ -1,17 +1,7 @@
 import { SEARCH_TOTAL_CAP } from '@vigil/contracts';
-import { ensurePartitions, PARTITION_DAYS_AHEAD } from '../apps/server/src/modules/events/partitions';
-import { HOST_COUNT, hostName, insertDayOfEvents, RARE_WORD } from './event-data';
-import {
-  apiVsSql,
-  benchApp,
-  sample,
-  scratchDatabase,
-  seconds,
-  type BenchResult,
-  type Query,
-} from './support';
+import { HOST_COUNT, hostName, RARE_WORD, SEED_DAYS as DAYS, seedEvents } from './event-data';
+import { apiVsSql, benchApp, sample, scratchDatabase, type BenchResult, type Query } from './support';
 
-const DAYS = 30;
 const DAY_MS = 86_400_000;
 const PAGE_SIZE = 50;
 const TERMS_SIZE = 10;
@@ -72,17 +62,7 @@ export async function eventSearchBenchmark(): Promise<BenchResult> {
   const { database, query, orgId, cookie } = scratch;
   try {
     const now = Date.now();
-    await ensurePartitions(database.db, {
-      now: new Date(now - DAYS * DAY_MS),
-      daysAhead: DAYS + PARTITION_DAYS_AHEAD,
-    });
-    const seedStart = Date.now();
-    const perDay = Math.round(eventCount / DAYS);
-    for (let day = 0; day < DAYS; day++) {
-      await insertDayOfEvents(query, orgId, new Date(now - day * DAY_MS), perDay);
-    }
-    await query('ANALYZE events');
-    const seeded = `seeded ${perDay * DAYS} events over ${DAYS} days in ${seconds(seedStart)}`;
+    const seeded = await seedEvents(scratch, eventCount, now);
 
     const rangeOf = (days: number): Range => ({
       begin: new Date(now - days * DAY_MS).toISOString(),
@@ -131,7 +111,7 @@ export async function eventSearchBenchmark(): Promise<BenchResult> {
     };
     await app.close();
     return {
-      name: `event search: ${perDay * DAYS} events over ${DAYS} days in one organisation, ${scratch.where}`,
+      name: `event search: ${Math.round(eventCount / DAYS) * DAYS} events over ${DAYS} days in one organisation, ${scratch.where}`,
       lines: [
         seeded,
         `field query host:web-N over 24 hours, first page of ${PAGE_SIZE} and total (${SEARCH_SAMPLES} samples)`,

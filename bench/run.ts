@@ -8,13 +8,17 @@ import { accessHookBenchmark } from './access-hook';
 import { assetSearchBenchmark } from './asset-search';
 import { eventIngestBenchmark } from './event-ingest';
 import { eventSearchBenchmark } from './event-search';
+import { indicatorMatchBenchmark } from './indicator-match';
 import type { BenchResult } from './support';
+import { triggerCycleBenchmark } from './trigger-cycle';
 
 const benchmarks: Record<string, () => Promise<BenchResult>> = {
   access: accessHookBenchmark,
   assets: assetSearchBenchmark,
   ingest: eventIngestBenchmark,
   events: eventSearchBenchmark,
+  triggers: triggerCycleBenchmark,
+  indicators: indicatorMatchBenchmark,
 };
 
 const chosen = process.argv.slice(2);

@@ -598,6 +598,84 @@ export async function findCurrentHolders(
     .orderBy(asc(assets.name), asc(assets.id));
 }
 
+/** One sighting for `touchSightedAssets`: canonical IP and MAC, lower-cased hostname. */
+export interface SightingKeys {
+  ip: string | null;
+  mac: string | null;
+  hostname: string | null;
+  seenAt: Date;
+  sentData: boolean;
+}
+
+/**
+ * Asset detection for many sightings in one statement. Each sighting's asset is the active asset
+ * holding its IP, else its MAC, else its hostname (the first by name when several hold it), as
+ * `findCurrentHolders` and `findHostnameHolders` find them one by one. Every asset found has its
+ * last-seen time (and data-last-sent, for sightings that sent data) moved forward, never back; its
+ * modification time stays. Rows are locked in id order, so concurrent batches cannot deadlock (the
+ * update runs to completion though nothing reads it).
+ * Answers the asset of each sighting (by position), null where none holds it.
+ */
+export async function touchSightedAssets(
+  db: Db,
+  orgId: string,
+  sightings: readonly SightingKeys[],
+): Promise<(string | null)[]> {
+  if (sightings.length === 0) return [];
+  const records = sightings.map((sighting, n) => ({
+    n,
+    ip: sighting.ip,
+    mac: sighting.mac,
+    host: sighting.hostname,
+    seen_at: sighting.seenAt.toISOString(),
+    sent: sighting.sentData,
+  }));
+  const result = await db.execute(sql`
+    WITH s AS MATERIALIZED (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+        AS s(n int, ip text, mac text, host text, seen_at timestamptz, sent boolean)
+    ), by_ip AS (
+      SELECT DISTINCT ON (s.n) s.n, x.id AS asset_id
+      FROM s JOIN ${assetAddresses} d ON d.org_id = ${orgId} AND d.active AND d.ip = s.ip
+        JOIN ${assets} x ON x.id = d.asset_id AND x.org_id = ${orgId} AND x.active
+      ORDER BY s.n, x.name, x.id
+    ), by_mac AS (
+      SELECT DISTINCT ON (s.n) s.n, x.id AS asset_id
+      FROM s JOIN ${assetAddresses} d ON d.org_id = ${orgId} AND d.active AND d.mac = s.mac
+        JOIN ${assets} x ON x.id = d.asset_id AND x.org_id = ${orgId} AND x.active
+      ORDER BY s.n, x.name, x.id
+    ), by_host AS (
+      SELECT DISTINCT ON (lower(h.hostname)) lower(h.hostname) AS host, x.id AS asset_id
+      FROM ${assets} x CROSS JOIN LATERAL unnest(x.hostnames) AS h(hostname)
+      WHERE x.org_id = ${orgId} AND x.active
+        AND lower(h.hostname) IN (SELECT s.host FROM s WHERE s.host IS NOT NULL)
+      ORDER BY lower(h.hostname), x.name, x.id
+    ), found AS (
+      SELECT s.n, s.seen_at, s.sent, coalesce(i.asset_id, m.asset_id, h.asset_id) AS asset_id
+      FROM s LEFT JOIN by_ip i ON i.n = s.n LEFT JOIN by_mac m ON m.n = s.n
+        LEFT JOIN by_host h ON h.host = s.host
+    ), latest AS (
+      SELECT asset_id, max(seen_at) AS seen_at, max(seen_at) FILTER (WHERE sent) AS sent_at
+      FROM found WHERE asset_id IS NOT NULL GROUP BY asset_id
+    ), locked AS MATERIALIZED (
+      SELECT x.id, l.seen_at, l.sent_at FROM ${assets} x JOIN latest l ON l.asset_id = x.id
+      WHERE x.org_id = ${orgId}
+        AND (x.last_seen IS NULL OR x.last_seen < l.seen_at
+          OR (l.sent_at IS NOT NULL AND (x.data_last_sent IS NULL OR x.data_last_sent < l.sent_at)))
+      ORDER BY x.id FOR UPDATE OF x
+    ), touched AS (
+      UPDATE ${assets} x SET last_seen = greatest(x.last_seen, k.seen_at),
+        data_last_sent = greatest(x.data_last_sent, k.sent_at)
+      FROM locked k WHERE x.id = k.id
+    )
+    SELECT n, asset_id::text AS asset_id FROM found`);
+  const byPosition: (string | null)[] = sightings.map(() => null);
+  for (const row of (result as unknown as { rows: { n: number; asset_id: string | null }[] }).rows) {
+    byPosition[row.n] = row.asset_id;
+  }
+  return byPosition;
+}
+
 /** Assets that held these canonical IPs at `at`, from the address history. */
 export async function findPastHolders(
   db: Db,

@@ -10,6 +10,7 @@ import {
   lookupAssetsByIp,
   lookupAssetsByMac,
   recordAssetSighting,
+  recordAssetSightings,
 } from './service';
 import { assets } from './tables';
 
@@ -132,6 +133,57 @@ describe('recordAssetSighting', () => {
     );
     expect(new Set(results.map((result) => result!.assetId)).size).toBe(1);
     expect(await db.select().from(assets).where(eq(assets.orgId, orgId))).toHaveLength(1);
+  });
+});
+
+describe('recordAssetSightings', () => {
+  it('finds assets by IP, MAC or hostname in one statement, moves them forward, discovers the rest', async () => {
+    const db = database.db;
+    const orgId = (await seedOrg(db)).id;
+    const teller = await createAsset(
+      db,
+      orgId,
+      input({ name: 'Teller 7', hostnames: ['Teller-07'], ipMacPairs: [{ ip: '10.7.0.7', mac: null }] }),
+      actor,
+    );
+    const printer = await createAsset(
+      db,
+      orgId,
+      input({ name: 'Printer', ipMacPairs: [{ ip: null, mac: '02:00:00:00:00:07' }] }),
+      actor,
+    );
+    const before = (await findAsset(db, orgId, teller.id))!;
+    const t1 = new Date('2025-07-01T10:00:00Z');
+    const t2 = new Date('2025-07-01T11:00:00Z');
+    const results = await recordAssetSightings(db, orgId, [
+      { ip: '10.7.0.7', seenAt: t1 },
+      { hostname: 'TELLER-07', seenAt: t2, sentData: true },
+      { mac: '0200.0000.0007', seenAt: t1, software: [{ name: 'Firmware', version: '2' }] },
+      // An internet address no asset holds is not discovered; a private one is.
+      { ip: '203.0.113.9', seenAt: t1, discover: false },
+      { ip: '10.7.0.8', seenAt: t2 },
+      { hostname: ' ', seenAt: t1 },
+    ]);
+    expect(results.slice(0, 4)).toEqual([
+      { assetId: teller.id, created: false },
+      { assetId: teller.id, created: false },
+      { assetId: printer.id, created: false },
+      null,
+    ]);
+    expect(results[4]).toMatchObject({ created: true });
+    expect(results[5]).toBeNull();
+    expect(await findAsset(db, orgId, teller.id)).toMatchObject({
+      lastSeen: t2,
+      dataLastSent: t2,
+      modifiedOn: before.modifiedOn,
+    });
+    expect(await listAssetSoftware(db, orgId, printer.id)).toEqual([
+      { name: 'Firmware', version: '2', lastSeen: t1 },
+    ]);
+    // Never back: an older sighting leaves the times as they are.
+    await recordAssetSightings(db, orgId, [{ hostname: 'teller-07', seenAt: t1, sentData: true }]);
+    expect(await findAsset(db, orgId, teller.id)).toMatchObject({ lastSeen: t2, dataLastSent: t2 });
+    expect(await db.select().from(assets).where(eq(assets.orgId, orgId))).toHaveLength(3);
   });
 });
 

@@ -38,6 +38,7 @@ import {
   saveAssetConfig,
   searchTextOf,
   softDeleteAssets,
+  touchSightedAssets,
   updateAssetRow,
   upsertSoftware,
   type AssetFilter,
@@ -633,6 +634,68 @@ export async function recordAssetSighting(
     if (findSqlState(error) === '23505' && !retried) return recordAssetSighting(db, orgId, sighting, true);
     throw error;
   }
+}
+
+/**
+ * Records many sightings as `recordAssetSighting` would one by one, with one statement for the
+ * sightings of existing assets (the usual case once an organisation's hosts are known); only
+ * sightings no asset holds, that may be discovered, go through `recordAssetSighting` to create their
+ * untracked asset. Answers the result of each sighting, by position. With `onFailure`, a creation
+ * that fails is handed to it (and answers null) instead of stopping the sightings after it.
+ */
+export async function recordAssetSightings(
+  db: Db,
+  orgId: string,
+  sightings: readonly AssetSighting[],
+  onFailure?: (error: unknown) => void,
+): Promise<(SightingResult | null)[]> {
+  const keys = sightings.map((sighting) => {
+    const ip = sighting.ip?.trim() ?? '';
+    const mac = sighting.mac?.trim() ?? '';
+    return {
+      ip: ip && isIpAddress(ip) ? normaliseIp(ip) : null,
+      mac: mac && isMacAddress(mac) ? normaliseMac(mac) : null,
+      hostname: sighting.hostname?.trim().toLowerCase() || null,
+      seenAt: sighting.seenAt,
+      sentData: Boolean(sighting.sentData),
+    };
+  });
+  const held = await touchSightedAssets(db, orgId, keys);
+  const results: (SightingResult | null)[] = [];
+  let discovers: boolean | undefined;
+  for (const [n, sighting] of sightings.entries()) {
+    const assetId = held[n];
+    const key = keys[n]!;
+    if (assetId) {
+      const software = (sighting.software ?? [])
+        .filter((entry) => entry.name.trim() !== '')
+        .map((entry) => ({
+          name: entry.name.trim(),
+          version: entry.version?.trim() || null,
+          lastSeen: sighting.seenAt,
+        }));
+      await upsertSoftware(db, orgId, assetId, software);
+      results.push({ assetId, created: false });
+      continue;
+    }
+    if ((!key.ip && !key.mac && !key.hostname) || sighting.discover === false) {
+      results.push(null);
+      continue;
+    }
+    discovers ??= (await getAssetConfig(db, orgId)).discoverUntracked;
+    if (!discovers) {
+      results.push(null);
+      continue;
+    }
+    try {
+      results.push(await recordAssetSighting(db, orgId, sighting));
+    } catch (error) {
+      if (!onFailure) throw error;
+      onFailure(error);
+      results.push(null);
+    }
+  }
+  return results;
 }
 
 // ---------------------------------------------------------------------------------------------

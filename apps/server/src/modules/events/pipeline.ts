@@ -1,10 +1,9 @@
 import { isIP } from 'node:net';
-import { isPrivateAddress, normaliseIp } from '@vigil/contracts';
+import { isPrivateAddress } from '@vigil/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { raiseThreatMatchAlerts } from '../alerts/threat-match';
-import { findCurrentHolders } from '../assets/repo';
-import { recordAssetSighting, type AssetSighting } from '../assets/service';
+import { recordAssetSightings, type AssetSighting } from '../assets/service';
 import { applyClassifiers } from '../classifiers/apply';
 import { applyCustomParsers } from '../custom-parsers/apply';
 import { insertEventRows, type NewEventRow } from './store';
@@ -63,26 +62,16 @@ export async function recordBatchSightings(
       if (ip) note(`ip:${ip}`, { ip, seenAt: new Date(seenAt), discover: isPrivateAddress(ip) });
     }
   }
-  const due = [...sightings].filter(([key, sighting]) => !alreadyRecorded(db, `${orgId}|${key}`, sighting));
-  // Addresses that may not be discovered matter only when an asset holds them: one lookup for all.
-  const lookups = due.flatMap(([, sighting]) =>
-    sighting.discover === false && sighting.ip ? [normaliseIp(sighting.ip)] : [],
-  );
-  let held: Set<string>;
+  const due = [...sightings]
+    .filter(([key, sighting]) => !alreadyRecorded(db, `${orgId}|${key}`, sighting))
+    .map(([, sighting]) => sighting);
+  if (due.length === 0) return;
+  const failed = (error: unknown) => log?.warn({ err: error, orgId }, 'asset sighting failed');
   try {
-    const holders = await findCurrentHolders(db, orgId, 'ip', lookups);
-    held = new Set(holders.map((holder) => normaliseIp(holder.value)));
+    // Known assets in one statement; an address that may not be discovered only updates its holder.
+    await recordAssetSightings(db, orgId, due, failed);
   } catch (error) {
-    log?.warn({ err: error, orgId }, 'asset sighting failed');
-    return;
-  }
-  for (const [, sighting] of due) {
-    if (sighting.discover === false && sighting.ip && !held.has(normaliseIp(sighting.ip))) continue;
-    try {
-      await recordAssetSighting(db, orgId, sighting);
-    } catch (error) {
-      log?.warn({ err: error, orgId }, 'asset sighting failed');
-    }
+    failed(error);
   }
 }
 

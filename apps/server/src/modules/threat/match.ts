@@ -77,7 +77,9 @@ function candidatesOf(row: NewEventRow, index: number): Candidate[] {
  * sources it subscribes to. Addresses match IP indicators and the ranges holding them; the host
  * and fields.domain (and the host of fields.url) match domain indicators of themselves or a parent
  * domain; fields.url, fields.email and the hash fields (sha256, sha1, md5, hash) match by their
- * normalised value. One statement.
+ * normalised value. One statement over the batch's distinct values (a batch names the same hosts
+ * and addresses many times), each looked up through an index: equality on (type, value), and the
+ * GiST index of IP indicators as addresses for containment.
  */
 export async function matchIndicators(
   db: Db,
@@ -88,29 +90,58 @@ export async function matchIndicators(
     row.flags?.includes('skipThreatMatch') ? [] : candidatesOf(row, index),
   );
   if (candidates.length === 0) return [];
+  const keyOf = (type: string, value: string) => `${type}|${value}`;
+  const values = new Map<string, { k: number; type: ThreatIndicatorType; value: string }>();
+  for (const { type, value } of candidates) {
+    const key = keyOf(type, value);
+    if (!values.has(key)) values.set(key, { k: values.size, type, value });
+  }
   const result = await db.execute(sql`
-    SELECT DISTINCT c.row, c.field, i.id AS indicator_id, i.source_id
-    FROM jsonb_to_recordset(${JSON.stringify(candidates)}::jsonb) AS c(row int, field text, type text, value text)
-    JOIN threat_indicators i ON i.type = c.type AND CASE
-      WHEN c.type = 'IP' THEN i.value::inet >>= c.value::inet
-      ELSE i.value = c.value
-    END
-    JOIN threat_sources s ON s.id = i.source_id AND s.enabled
-    WHERE (i.valid_from IS NULL OR i.valid_from <= now())
-      AND (i.expires_at IS NULL OR i.expires_at > now())
-      AND (
+    WITH v AS MATERIALIZED (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify([...values.values()])}::jsonb)
+        AS v(k int, type text, value text)
+    ), s AS MATERIALIZED (
+      SELECT s.id FROM threat_sources s
+      WHERE s.enabled AND (
         s.org_id = ${orgId}
         OR (s.org_id IS NULL AND EXISTS (
           SELECT 1 FROM threat_source_subscriptions sub WHERE sub.source_id = s.id AND sub.org_id = ${orgId}
         ))
       )
-    ORDER BY c.row, c.field, i.id`);
-  return rowsOf<{ row: number; field: MatchField; indicator_id: string; source_id: string }>(result).map(
-    (match) => ({
-      row: match.row,
-      indicatorId: match.indicator_id,
-      sourceId: match.source_id,
-      field: match.field,
-    }),
+    ), hits AS (
+      SELECT v.k, i.id, i.source_id, i.valid_from, i.expires_at
+      FROM v JOIN threat_indicators i ON i.type = v.type AND i.value = v.value
+      WHERE v.type <> 'IP'
+      UNION ALL
+      SELECT v.k, i.id, i.source_id, i.valid_from, i.expires_at
+      FROM v JOIN threat_indicators i ON i.type = 'IP' AND (i.value::inet) >>= v.value::inet
+      WHERE v.type = 'IP'
+    )
+    SELECT hits.k, hits.id AS indicator_id, hits.source_id
+    FROM hits JOIN s ON s.id = hits.source_id
+    WHERE (hits.valid_from IS NULL OR hits.valid_from <= now())
+      AND (hits.expires_at IS NULL OR hits.expires_at > now())`);
+  const byValue = new Map<number, { indicatorId: string; sourceId: string }[]>();
+  for (const hit of rowsOf<{ k: number; indicator_id: string; source_id: string }>(result)) {
+    const list = byValue.get(hit.k) ?? [];
+    list.push({ indicatorId: hit.indicator_id, sourceId: hit.source_id });
+    byValue.set(hit.k, list);
+  }
+  if (byValue.size === 0) return [];
+  const seen = new Set<string>();
+  const matches: IndicatorMatch[] = [];
+  for (const candidate of candidates) {
+    const k = values.get(keyOf(candidate.type, candidate.value))!.k;
+    for (const hit of byValue.get(k) ?? []) {
+      // A field meeting the same indicator through several values (a domain and its parent) is one match.
+      const key = `${candidate.row}:${candidate.field}:${hit.indicatorId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      matches.push({ row: candidate.row, field: candidate.field, ...hit });
+    }
+  }
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return matches.sort(
+    (a, b) => a.row - b.row || order(a.field, b.field) || order(a.indicatorId, b.indicatorId),
   );
 }

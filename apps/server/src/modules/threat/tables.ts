@@ -104,5 +104,9 @@ export const threatIndicators = pgTable(
   (table) => [
     uniqueIndex('threat_indicators_value').on(table.sourceId, table.type, table.value),
     index('threat_indicators_lookup').on(table.type, table.value),
+    // Matching at ingest: which IP indicators (addresses and ranges) hold an event's address.
+    index('threat_indicators_ip')
+      .using('gist', sql`(${table.value}::inet) inet_ops`)
+      .where(sql`${table.type} = 'IP'`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "threat_indicators_ip" ON "threat_indicators" USING gist (("value"::inet) inet_ops) WHERE "threat_indicators"."type" = 'IP';
