@@ -21,3 +21,4 @@ export * from './watchlists';
 export * from './threat';
 export * from './alerts';
 export * from './triggers';
+export * from './dashboards';

@@ -20,3 +20,4 @@ export * from '../modules/threat/tables';
 export * from '../modules/watchlists/tables';
 export * from '../modules/triggers/tables';
 export * from '../modules/alerts/tables';
+export * from '../modules/dashboards/tables';
