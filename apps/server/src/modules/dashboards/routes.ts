@@ -67,7 +67,7 @@ const CHART_RULES =
   '(CHART_QUERIES_REQUIRED, CHART_QUERY_MISSING): one aggregate query or up to 5 non-aggregate ones ' +
   '(CHART_ONE_AGGREGATE_QUERY, CHART_TOO_MANY_QUERIES), badge and events table exactly one non-aggregate ' +
   'query (CHART_NEEDS_ONE_NON_AGGREGATE_QUERY); terms draw as bar/pie/table, date histograms as ' +
-  'line/area/bar/table, single values as badge/table (CHART_AGGREGATION_NOT_SUPPORTED); an events table ' +
+  'line/area/bar/table, single values as table (CHART_AGGREGATION_NOT_SUPPORTED); an events table ' +
   'shows 1 to 100 events (`rowLimit`, CHART_EVENTS_COUNT_INVALID), an alert list 1 to 10,000 rows ' +
   '(CHART_ROW_LIMIT_INVALID). The fraud domain needs the fraud product (403 PRODUCT_NOT_ENTITLED). ' +
   '`library: true` is for provider administrators (403 LIBRARY_COPY_DENIED) and library queries only ' +

@@ -71,12 +71,13 @@ const DAY_MS = 86_400_000;
 const AGGREGATION_TYPES: Record<string, readonly ChartType[]> = {
   terms: ['bar', 'pie', 'table'],
   date_histogram: ['line', 'area', 'bar', 'table'],
-  count: ['badge', 'table'],
-  count_distinct: ['badge', 'table'],
-  sum: ['badge', 'table'],
-  avg: ['badge', 'table'],
-  min: ['badge', 'table'],
-  max: ['badge', 'table'],
+  // A badge is exactly one non-aggregate query (spec 3); single values of aggregations show as a table.
+  count: ['table'],
+  count_distinct: ['table'],
+  sum: ['table'],
+  avg: ['table'],
+  min: ['table'],
+  max: ['table'],
 };
 
 const queryMissing = (id: string) =>
