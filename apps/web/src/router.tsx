@@ -235,6 +235,18 @@ const homeRoute = orgRoute('/home').lazy(() =>
 const oldDashboardsRoute = orgRoute('/dashboard/$').lazy(() =>
   import('./areas/dashboards/unavailable.lazy').then((m) => m.oldDashboardsRoute),
 );
+const dashboardListRoute = orgRoute('/dashboards').lazy(() =>
+  import('./areas/dashboards/dashboards-list.lazy').then((m) => m.Route),
+);
+const dashboardViewRoute = orgRoute('/dashboards/$dashboardId/view').lazy(() =>
+  import('./areas/dashboards/dashboard-view.lazy').then((m) => m.Route),
+);
+const dashboardLibraryRoute = orgRoute('/dashboards/library').lazy(() =>
+  import('./areas/dashboards/library.lazy').then((m) => m.Route),
+);
+const chartsRoute = orgRoute('/reports/charts/list').lazy(() =>
+  import('./areas/reports/charts.lazy').then((m) => m.Route),
+);
 const dashboardsRoute = orgRoute('/dashboards/$').lazy(() =>
   import('./areas/dashboards/unavailable.lazy').then((m) => m.dashboardsRoute),
 );
@@ -404,7 +416,11 @@ const routeTree = rootRoute.addChildren([
   setupTotpProfileCodeRoute,
   homeRoute,
   oldDashboardsRoute,
+  dashboardListRoute,
+  dashboardViewRoute,
+  dashboardLibraryRoute,
   dashboardsRoute,
+  chartsRoute,
   reportsRoute,
   ticketsRoute,
   universalTicketInboxRoute,
