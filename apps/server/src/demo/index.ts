@@ -15,6 +15,7 @@ import { seedAlertsDemo } from './alerts';
 import { seedAssetsDemo } from './assets';
 import { seedClassifiersDemo } from './classifiers';
 import { seedCustomParsersDemo } from './custom-parsers';
+import { seedDashboardsDemo, seedLibraryDashboardDemo } from './dashboards';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedThreatDemo } from './threat';
 import { seedTriggersDemo } from './triggers';
@@ -178,6 +179,8 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedCustomParsersDemo(db, orgIds.prairie!, userIds[`admin@${DEMO_ORGS[1]!.domain}`]!);
   await seedTriggersDemo(db, orgIds.harbor!, context.adminUserId);
   await seedAlertsDemo(db, orgIds.harbor!, userIds[`analyst@${DEMO_ORGS[0]!.domain}`]!);
+  for (const orgId of clientOrgIds) await seedDashboardsDemo(db, orgId, context.adminUserId);
+  await seedLibraryDashboardDemo(db, context.adminUserId);
   return summary;
 }
 
