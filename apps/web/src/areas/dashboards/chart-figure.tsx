@@ -152,7 +152,6 @@ function EChartFigure({ type, data, height }: { type: Drawn; data: ChartData; he
   const { t } = useTranslation();
   const element = useRef<HTMLDivElement>(null);
   const dark = useComputedColorScheme('light') === 'dark';
-  const formatTime = useTimeFormat(data);
   const [ready, setReady] = useState(false);
   useEffect(() => {
     let disposed = false;
@@ -160,7 +159,7 @@ function EChartFigure({ type, data, height }: { type: Drawn; data: ChartData; he
     let observer: ResizeObserver | undefined;
     void import('./echarts').then(({ drawChart }) => {
       if (disposed || !element.current) return;
-      const chart = drawChart(element.current, { type, data, dark, formatTime });
+      const chart = drawChart(element.current, { type, data, dark });
       setReady(true);
       if (typeof ResizeObserver !== 'undefined') {
         observer = new ResizeObserver(() => chart.resize());
@@ -173,8 +172,6 @@ function EChartFigure({ type, data, height }: { type: Drawn; data: ChartData; he
       observer?.disconnect();
       dispose?.();
     };
-    // formatTime follows data; redraw when the data, type or colour scheme change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [type, data, dark]);
   const total = (data.series ?? []).reduce((sum, series) => sum + series.values.reduce((a, b) => a + b, 0), 0);
   return (

@@ -96,7 +96,7 @@ export function DashboardBoard({
             value={String(refreshSeconds)}
             onChange={(value) => value && setRefreshSeconds(Number(value))}
             allowDeselect={false}
-            w={130}
+            w={170}
           />
           <Tooltip label={t('dashboards.refreshAll')}>
             <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={refreshAll}>

@@ -11,20 +11,18 @@ export interface DrawOptions {
   type: Extract<ChartType, 'bar' | 'line' | 'area' | 'pie'>;
   data: ChartData;
   dark: boolean;
-  /** Formats a category of a time axis (an ISO time). */
-  formatTime: (iso: string) => string;
 }
 
-function optionOf({ type, data, dark, formatTime }: DrawOptions) {
-  const categories = (data.categories ?? []).map((key) => (data.timeAxis ? formatTime(key) : key));
+function optionOf({ type, data, dark }: DrawOptions) {
+  const categories = data.categories ?? [];
   const series = data.series ?? [];
   const text = dark ? '#c9c9c9' : '#495057';
   const common = {
     aria: { enabled: true },
     backgroundColor: 'transparent',
     textStyle: { color: text },
-    tooltip: { trigger: type === 'pie' ? ('item' as const) : ('axis' as const) },
-    legend: { show: series.length > 1 || type === 'pie', bottom: 0, type: 'scroll' as const, textStyle: { color: text } },
+    tooltip: { trigger: type === 'pie' ? ('item' as const) : ('axis' as const), confine: true },
+    legend: { show: series.length > 1, bottom: 0, type: 'scroll' as const, textStyle: { color: text } },
     animation: false,
   };
   if (type === 'pie') {
@@ -35,24 +33,40 @@ function optionOf({ type, data, dark, formatTime }: DrawOptions) {
         {
           type: 'pie' as const,
           radius: ['35%', '65%'],
-          center: ['50%', '45%'],
-          label: { color: text },
+          label: { color: text, overflow: 'truncate' as const, width: 90 },
           data: categories.map((name, index) => ({ name, value: values[index] ?? 0 })),
         },
       ],
     };
   }
+  const valueAxis = { type: 'value' as const, minInterval: 1, axisLabel: { color: text } };
+  const grid = { left: 8, right: 16, top: 16, bottom: series.length > 1 ? 36 : 8, containLabel: true };
+  if (!data.timeAxis) {
+    // Top values read best as horizontal bars, the largest on top, names in full.
+    return {
+      ...common,
+      grid,
+      xAxis: valueAxis,
+      yAxis: {
+        type: 'category' as const,
+        data: categories,
+        inverse: true,
+        axisLabel: { color: text, width: 140, overflow: 'truncate' as const },
+      },
+      series: series.map((entry) => ({ name: entry.name, type: 'bar' as const, data: entry.values })),
+    };
+  }
+  const times = categories.map((key) => new Date(key).getTime());
   return {
     ...common,
-    grid: { left: 8, right: 16, top: 16, bottom: series.length > 1 ? 36 : 8, containLabel: true },
-    xAxis: { type: 'category' as const, data: categories, axisLabel: { color: text, hideOverlap: true } },
-    yAxis: { type: 'value' as const, minInterval: 1, axisLabel: { color: text } },
+    grid,
+    xAxis: { type: 'time' as const, axisLabel: { color: text, hideOverlap: true } },
+    yAxis: valueAxis,
     series: series.map((entry) => ({
       name: entry.name,
       type: type === 'bar' ? ('bar' as const) : ('line' as const),
-      data: entry.values,
+      data: entry.values.map((value, index) => [times[index], value]),
       showSymbol: false,
-      smooth: false,
       ...(type === 'area' ? { areaStyle: { opacity: 0.25 }, stack: 'total' } : {}),
     })),
   };
