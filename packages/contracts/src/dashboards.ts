@@ -228,7 +228,9 @@ export const dashboardSchema = z.object({
 export type Dashboard = z.infer<typeof dashboardSchema>;
 
 export const dashboardListQuerySchema = chartListQuerySchema;
-export const dashboardSummarySchema = dashboardSchema.omit({ tiles: true }).extend({ chartCount: z.number() });
+export const dashboardSummarySchema = dashboardSchema
+  .omit({ tiles: true })
+  .extend({ chartCount: z.number() });
 export type DashboardSummary = z.infer<typeof dashboardSummarySchema>;
 export const dashboardListSchema = z.object({ items: z.array(dashboardSummarySchema), total: z.number() });
 export type DashboardList = z.infer<typeof dashboardListSchema>;

@@ -18,10 +18,34 @@ beforeAll(async () => {
   });
   const hour = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000);
   await seedEvents(db, orgId, [
-    { timestamp: hour(2), host: 'dc-01', dataSource: 'windows-security', message: 'failed', fields: { outcome: 'failure' } },
-    { timestamp: hour(3), host: 'dc-01', dataSource: 'windows-security', message: 'ok', fields: { outcome: 'success' } },
-    { timestamp: hour(4), host: 'core-01', dataSource: 'core-banking', message: 'wire of 10.00 USD', fields: { transactionType: 'wire' } },
-    { timestamp: hour(5), host: 'fw-01', dataSource: 'firewall', message: 'deny', fields: { action: 'deny' } },
+    {
+      timestamp: hour(2),
+      host: 'dc-01',
+      dataSource: 'windows-security',
+      message: 'failed',
+      fields: { outcome: 'failure' },
+    },
+    {
+      timestamp: hour(3),
+      host: 'dc-01',
+      dataSource: 'windows-security',
+      message: 'ok',
+      fields: { outcome: 'success' },
+    },
+    {
+      timestamp: hour(4),
+      host: 'core-01',
+      dataSource: 'core-banking',
+      message: 'wire of 10.00 USD',
+      fields: { transactionType: 'wire' },
+    },
+    {
+      timestamp: hour(5),
+      host: 'fw-01',
+      dataSource: 'firewall',
+      message: 'deny',
+      fields: { action: 'deny' },
+    },
   ]);
   await seedDashboardsDemo(db, orgId, analyst.id);
   await seedLibraryDashboardDemo(db, analyst.id);
@@ -53,9 +77,9 @@ describe('demo dashboards', () => {
     expect(data['Failed sign-ins']!.value).toBe(1);
     expect(data['Top hosts']!.categories).toEqual(['dc-01', 'core-01', 'fw-01']);
     expect(data['Transactions by type']!.categories).toEqual(['wire']);
-    expect((data['Latest core-banking events']!.events as { host: string }[]).map((event) => event.host)).toEqual([
-      'core-01',
-    ]);
+    expect(
+      (data['Latest core-banking events']!.events as { host: string }[]).map((event) => event.host),
+    ).toEqual(['core-01']);
     const series = data['Events by data source']!.series as { name: string; values: number[] }[];
     expect(series.map((entry) => [entry.name, entry.values.reduce((a, b) => a + b, 0)])).toEqual([
       ['Events from windows-security', 2],
@@ -67,8 +91,8 @@ describe('demo dashboards', () => {
 
   it('offer the provider library dashboard to every organisation', async () => {
     const library = await orgRequest(ctx, orgId, 'GET', '/dashboards?library=true', analyst);
-    expect(library.json().items.map((item: { name: string; chartCount: number }) => [item.name, item.chartCount])).toEqual([
-      ['Alert desk', 4],
-    ]);
+    expect(
+      library.json().items.map((item: { name: string; chartCount: number }) => [item.name, item.chartCount]),
+    ).toEqual([['Alert desk', 4]]);
   });
 });

@@ -16,7 +16,11 @@ type ChartSeed = Pick<NewChart, 'name' | 'description' | 'type' | 'family'> & {
  * dashboard's id.
  */
 export async function seedDashboardsDemo(db: Db, orgId: string, createdBy: string): Promise<string> {
-  const query = async (name: string, text: string, aggregation: { type: string; field?: string } | null = null) =>
+  const query = async (
+    name: string,
+    text: string,
+    aggregation: { type: string; field?: string } | null = null,
+  ) =>
     (
       await insertSavedQuery(db, {
         orgId,
@@ -30,7 +34,8 @@ export async function seedDashboardsDemo(db: Db, orgId: string, createdBy: strin
       })
     ).id;
   const perSource: string[] = [];
-  for (const source of DATA_SOURCES) perSource.push(await query(`Events from ${source}`, `data_source:${source}`));
+  for (const source of DATA_SOURCES)
+    perSource.push(await query(`Events from ${source}`, `data_source:${source}`));
   const failed = await query('Failed sign-ins', 'data_source:windows-security AND outcome:failure');
   const hosts = await query('Top hosts', '_exists_:host', { type: 'terms', field: 'host' });
   const transactions = await query('Transactions by type', 'data_source:core-banking', {
@@ -73,11 +78,22 @@ export async function seedDashboardsDemo(db: Db, orgId: string, createdBy: strin
       width: 1,
     },
     {
-      chartId: await chart({ name: 'Top hosts', description: '', type: 'bar', family: 'SAVED_QUERIES', savedQueryIds: [hosts] }),
+      chartId: await chart({
+        name: 'Top hosts',
+        description: '',
+        type: 'bar',
+        family: 'SAVED_QUERIES',
+        savedQueryIds: [hosts],
+      }),
       width: 1,
     },
     {
-      chartId: await chart({ name: 'Alerts by severity', description: '', type: 'bar', family: 'ALERT_COUNTS' }),
+      chartId: await chart({
+        name: 'Alerts by severity',
+        description: '',
+        type: 'bar',
+        family: 'ALERT_COUNTS',
+      }),
       width: 1,
     },
     {
@@ -140,14 +156,36 @@ export async function seedLibraryDashboardDemo(db: Db, createdBy: string): Promi
       })
     ).id;
   const tiles = [
-    { chartId: await chart({ name: 'Alerts by severity', description: '', type: 'pie', family: 'ALERT_COUNTS' }), width: 1 },
-    { chartId: await chart({ name: 'Alert trend', description: '', type: 'area', family: 'ALERT_TRENDS' }), width: 2 },
     {
-      chartId: await chart({ name: 'Latest alerts', description: '', type: 'table', family: 'ALERT_LIST', rowLimit: 10 }),
+      chartId: await chart({
+        name: 'Alerts by severity',
+        description: '',
+        type: 'pie',
+        family: 'ALERT_COUNTS',
+      }),
+      width: 1,
+    },
+    {
+      chartId: await chart({ name: 'Alert trend', description: '', type: 'area', family: 'ALERT_TRENDS' }),
       width: 2,
     },
     {
-      chartId: await chart({ name: 'Dismissed by trigger', description: '', type: 'bar', family: 'DISMISSED_TRIGGER_ACTIVITY' }),
+      chartId: await chart({
+        name: 'Latest alerts',
+        description: '',
+        type: 'table',
+        family: 'ALERT_LIST',
+        rowLimit: 10,
+      }),
+      width: 2,
+    },
+    {
+      chartId: await chart({
+        name: 'Dismissed by trigger',
+        description: '',
+        type: 'bar',
+        family: 'DISMISSED_TRIGGER_ACTIVITY',
+      }),
       width: 1,
     },
   ];

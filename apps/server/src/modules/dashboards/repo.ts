@@ -92,11 +92,7 @@ export async function updateChart(db: Db, id: string, values: Partial<NewChart>)
  * Marks a chart deleted only when it is still live and unchanged since `seenAt` (when given);
  * answers the row, or undefined when another user changed or deleted it first.
  */
-export async function markChartDeleted(
-  db: Db,
-  id: string,
-  seenAt?: Date,
-): Promise<ChartRow | undefined> {
+export async function markChartDeleted(db: Db, id: string, seenAt?: Date): Promise<ChartRow | undefined> {
   const [row] = await db
     .update(charts)
     .set({ state: 'DELETED', deletedAt: new Date(), modifiedOn: new Date() })
@@ -104,7 +100,9 @@ export async function markChartDeleted(
       and(
         eq(charts.id, id),
         eq(charts.state, 'ACTIVE'),
-        seenAt ? sql`date_trunc('milliseconds', ${charts.modifiedOn}) = ${seenAt.toISOString()}::timestamptz` : undefined,
+        seenAt
+          ? sql`date_trunc('milliseconds', ${charts.modifiedOn}) = ${seenAt.toISOString()}::timestamptz`
+          : undefined,
       ),
     )
     .returning();
@@ -246,5 +244,8 @@ export async function setDefaultDashboard(db: Db, orgId: string, userId: string,
   await db
     .insert(dashboardDefaults)
     .values({ orgId, userId, dashboardId })
-    .onConflictDoUpdate({ target: [dashboardDefaults.userId, dashboardDefaults.orgId], set: { dashboardId } });
+    .onConflictDoUpdate({
+      target: [dashboardDefaults.userId, dashboardDefaults.orgId],
+      set: { dashboardId },
+    });
 }

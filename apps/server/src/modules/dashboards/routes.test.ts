@@ -20,7 +20,7 @@ let restricted: SeededUser;
 let searchReader: SeededUser;
 let outsider: SeededUser;
 let providerAdmin: SeededUser;
-const queries: Record<string, string> = {};
+const queries = {} as Record<'logins' | 'failures' | 'byHost' | 'overTime' | 'distinct' | 'library' | 'other', string>;
 
 const EDIT = [
   'CHART_VIEW',
@@ -92,12 +92,37 @@ beforeAll(async () => {
       createdBy: null,
     })
   ).id;
-  const at = (hour: number, minute = 0) => `2024-05-01T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00.000Z`;
+  const at = (hour: number, minute = 0) =>
+    `2024-05-01T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00.000Z`;
   await seedEvents(db, orgId, [
-    { timestamp: at(9), host: 'web-01', userName: 'alice', message: 'login ok', fields: { action: 'login', outcome: 'success' } },
-    { timestamp: at(9, 5), host: 'web-01', userName: 'bob', message: 'login failed', fields: { action: 'login', outcome: 'failure' } },
-    { timestamp: at(10), host: 'web-02', userName: 'carol', message: 'login failed', fields: { action: 'login', outcome: 'failure' } },
-    { timestamp: at(11), host: 'db-01', userName: 'dave', message: 'login ok', fields: { action: 'login', outcome: 'success' } },
+    {
+      timestamp: at(9),
+      host: 'web-01',
+      userName: 'alice',
+      message: 'login ok',
+      fields: { action: 'login', outcome: 'success' },
+    },
+    {
+      timestamp: at(9, 5),
+      host: 'web-01',
+      userName: 'bob',
+      message: 'login failed',
+      fields: { action: 'login', outcome: 'failure' },
+    },
+    {
+      timestamp: at(10),
+      host: 'web-02',
+      userName: 'carol',
+      message: 'login failed',
+      fields: { action: 'login', outcome: 'failure' },
+    },
+    {
+      timestamp: at(11),
+      host: 'db-01',
+      userName: 'dave',
+      message: 'login ok',
+      fields: { action: 'login', outcome: 'success' },
+    },
     { timestamp: at(12), host: 'db-01', userName: 'erin', message: 'query', fields: { action: 'query' } },
   ]);
   await seedEvents(db, otherOrgId, [
@@ -141,10 +166,31 @@ describe('chart rules', () => {
       family: 'SAVED_QUERIES',
       savedQueryIds: [queries.logins, queries.failures],
     });
-    expect(bar).toMatchObject({ type: 'line', family: 'SAVED_QUERIES', state: 'ACTIVE', editable: true, orgId });
-    await createChart({ name: 'Top hosts', type: 'pie', family: 'SAVED_QUERIES', savedQueryIds: [queries.byHost] });
-    await createChart({ name: 'Library', type: 'badge', family: 'SAVED_QUERIES', savedQueryIds: [queries.library] });
-    const table = await createChart({ name: 'Latest', type: 'events_table', family: 'SAVED_QUERIES', savedQueryIds: [queries.logins] });
+    expect(bar).toMatchObject({
+      type: 'line',
+      family: 'SAVED_QUERIES',
+      state: 'ACTIVE',
+      editable: true,
+      orgId,
+    });
+    await createChart({
+      name: 'Top hosts',
+      type: 'pie',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.byHost],
+    });
+    await createChart({
+      name: 'Library',
+      type: 'badge',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.library],
+    });
+    const table = await createChart({
+      name: 'Latest',
+      type: 'events_table',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.logins],
+    });
     expect(table.rowLimit).toBe(10);
     const list = await createChart({ name: 'Alerts', type: 'table', family: 'ALERT_LIST' });
     expect(list).toMatchObject({ rowLimit: 10, domain: 'security', savedQueryIds: [] });
@@ -164,14 +210,22 @@ describe('chart rules', () => {
       'CHART_QUERY_MISSING',
     ]);
     expect(
-      await refused({ type: 'bar', family: 'SAVED_QUERIES', savedQueryIds: [queries.byHost, queries.logins] }),
+      await refused({
+        type: 'bar',
+        family: 'SAVED_QUERIES',
+        savedQueryIds: [queries.byHost, queries.logins],
+      }),
     ).toEqual([400, 'CHART_ONE_AGGREGATE_QUERY']);
     expect(
-      await refused({ type: 'badge', family: 'SAVED_QUERIES', savedQueryIds: [queries.logins, queries.failures] }),
+      await refused({
+        type: 'badge',
+        family: 'SAVED_QUERIES',
+        savedQueryIds: [queries.logins, queries.failures],
+      }),
     ).toEqual([400, 'CHART_NEEDS_ONE_NON_AGGREGATE_QUERY']);
-    expect(await refused({ type: 'events_table', family: 'SAVED_QUERIES', savedQueryIds: [queries.byHost] })).toEqual(
-      [400, 'CHART_NEEDS_ONE_NON_AGGREGATE_QUERY'],
-    );
+    expect(
+      await refused({ type: 'events_table', family: 'SAVED_QUERIES', savedQueryIds: [queries.byHost] }),
+    ).toEqual([400, 'CHART_NEEDS_ONE_NON_AGGREGATE_QUERY']);
     const six = await Promise.all(
       [1, 2, 3, 4].map((n) =>
         insertSavedQuery(ctx.database.db, {
@@ -192,17 +246,20 @@ describe('chart rules', () => {
         savedQueryIds: [queries.logins, queries.failures, ...six.map((query) => query.id)],
       }),
     ).toEqual([400, 'CHART_TOO_MANY_QUERIES']);
-    expect(await refused({ type: 'line', family: 'SAVED_QUERIES', savedQueryIds: [queries.byHost] })).toEqual([
-      400,
-      'CHART_AGGREGATION_NOT_SUPPORTED',
-    ]);
-    expect(await refused({ type: 'bar', family: 'SAVED_QUERIES', savedQueryIds: [queries.distinct] })).toEqual([
-      400,
-      'CHART_AGGREGATION_NOT_SUPPORTED',
-    ]);
+    expect(await refused({ type: 'line', family: 'SAVED_QUERIES', savedQueryIds: [queries.byHost] })).toEqual(
+      [400, 'CHART_AGGREGATION_NOT_SUPPORTED'],
+    );
+    expect(
+      await refused({ type: 'bar', family: 'SAVED_QUERIES', savedQueryIds: [queries.distinct] }),
+    ).toEqual([400, 'CHART_AGGREGATION_NOT_SUPPORTED']);
     for (const rowLimit of [0, 101]) {
       expect(
-        await refused({ type: 'events_table', family: 'SAVED_QUERIES', savedQueryIds: [queries.logins], rowLimit }),
+        await refused({
+          type: 'events_table',
+          family: 'SAVED_QUERIES',
+          savedQueryIds: [queries.logins],
+          rowLimit,
+        }),
       ).toEqual([400, 'CHART_EVENTS_COUNT_INVALID']);
     }
     expect(await refused({ type: 'table', family: 'ALERT_LIST', rowLimit: 10_001 })).toEqual([
@@ -214,12 +271,18 @@ describe('chart rules', () => {
       'PRODUCT_NOT_ENTITLED',
     ]);
     expect(await refused({ type: 'pie', family: 'NO_SUCH' })).toEqual([400, 'GENERIC_INVALID_FIELD_VALUE']);
-    expect(await refused({ type: 'pie', family: 'ALERT_COUNTS', library: true })).toEqual([403, 'LIBRARY_COPY_DENIED']);
+    expect(await refused({ type: 'pie', family: 'ALERT_COUNTS', library: true })).toEqual([
+      403,
+      'LIBRARY_COPY_DENIED',
+    ]);
     expect(await refused({ type: 'pie', family: 'ALERT_COUNTS' }, searchReader)).toEqual([
       403,
       'CHART_EDIT_NEEDS_SEARCH',
     ]);
-    expect(await refused({ type: 'pie', family: 'ALERT_COUNTS' }, viewer)).toEqual([403, 'PERMISSION_DENIED']);
+    expect(await refused({ type: 'pie', family: 'ALERT_COUNTS' }, viewer)).toEqual([
+      403,
+      'PERMISSION_DENIED',
+    ]);
     expect((await ctx.database.db.select().from(charts)).length).toBe(before);
   });
 
@@ -263,7 +326,12 @@ describe('chart data', () => {
     const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
     expect(drawn.series.map((series: { values: number[] }) => sum(series.values))).toEqual([4, 2]);
 
-    const top = await createChart({ name: 'Hosts', type: 'bar', family: 'SAVED_QUERIES', savedQueryIds: [queries.byHost] });
+    const top = await createChart({
+      name: 'Hosts',
+      type: 'bar',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.byHost],
+    });
     const terms = await data(top.id, editor);
     expect(terms.categories).toEqual(['web-01', 'db-01', 'web-02']);
     expect(terms.series[0].values).toEqual([2, 1, 1]);
@@ -274,12 +342,25 @@ describe('chart data', () => {
       family: 'SAVED_QUERIES',
       savedQueryIds: [queries.logins, queries.failures],
     });
-    expect(await data(pie.id, editor)).toMatchObject({ categories: ['Logins', 'Failures'], series: [{ values: [4, 2] }] });
+    expect(await data(pie.id, editor)).toMatchObject({
+      categories: ['Logins', 'Failures'],
+      series: [{ values: [4, 2] }],
+    });
 
-    const badge = await createChart({ name: 'Failed', type: 'badge', family: 'SAVED_QUERIES', savedQueryIds: [queries.failures] });
+    const badge = await createChart({
+      name: 'Failed',
+      type: 'badge',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.failures],
+    });
     expect((await data(badge.id, editor)).value).toBe(2);
 
-    const distinct = await createChart({ name: 'Users', type: 'table', family: 'SAVED_QUERIES', savedQueryIds: [queries.distinct] });
+    const distinct = await createChart({
+      name: 'Users',
+      type: 'table',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.distinct],
+    });
     expect((await data(distinct.id, editor)).value).toBe(5);
 
     const events = await createChart({
@@ -295,18 +376,41 @@ describe('chart data', () => {
   });
 
   it("never counts events outside the viewer's data restrictions", async () => {
-    const top = await createChart({ name: 'Hosts (restricted)', type: 'table', family: 'SAVED_QUERIES', savedQueryIds: [queries.byHost] });
+    const top = await createChart({
+      name: 'Hosts (restricted)',
+      type: 'table',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.byHost],
+    });
     const seen = await data(top.id, restricted);
     expect(seen.categories).toEqual(['web-01']);
     expect(seen.series[0].values).toEqual([2]);
-    const badge = await createChart({ name: 'Logins badge', type: 'badge', family: 'SAVED_QUERIES', savedQueryIds: [queries.logins] });
+    const badge = await createChart({
+      name: 'Logins badge',
+      type: 'badge',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.logins],
+    });
     expect((await data(badge.id, restricted)).value).toBe(2);
     expect((await data(badge.id, viewer)).value).toBe(4);
-    const events = await createChart({ name: 'Restricted events', type: 'events_table', family: 'SAVED_QUERIES', savedQueryIds: [queries.logins] });
+    const events = await createChart({
+      name: 'Restricted events',
+      type: 'events_table',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.logins],
+    });
     const rows = await data(events.id, restricted);
     expect(new Set(rows.events.map((event: { host: string }) => event.host))).toEqual(new Set(['web-01']));
-    const line = await createChart({ name: 'Restricted line', type: 'area', family: 'SAVED_QUERIES', savedQueryIds: [queries.overTime] });
-    const total = (await data(line.id, restricted)).series[0].values.reduce((a: number, b: number) => a + b, 0);
+    const line = await createChart({
+      name: 'Restricted line',
+      type: 'area',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.overTime],
+    });
+    const total = (await data(line.id, restricted)).series[0].values.reduce(
+      (a: number, b: number) => a + b,
+      0,
+    );
     expect(total).toBe(2);
   });
 
@@ -316,9 +420,23 @@ describe('chart data', () => {
     await db.insert(alerts).values([
       { orgId, kind: 'TRIGGER', title: 'A', severity: 'HIGH', firedAt: new Date(now - 3 * 3600_000) },
       { orgId, kind: 'TRIGGER', title: 'B', severity: 'HIGH', firedAt: new Date(now - 2 * 3600_000) },
-      { orgId, kind: 'THREAT_MATCH', title: 'C', severity: 'LOW', state: 'DISMISSED', dismissedAt: new Date(now - 3600_000), firedAt: new Date(now - 4 * 3600_000) },
+      {
+        orgId,
+        kind: 'THREAT_MATCH',
+        title: 'C',
+        severity: 'LOW',
+        state: 'DISMISSED',
+        dismissedAt: new Date(now - 3600_000),
+        firedAt: new Date(now - 4 * 3600_000),
+      },
       { orgId, kind: 'TRIGGER', title: 'Recent', severity: 'LOW', firedAt: new Date(now - 60_000) },
-      { orgId: otherOrgId, kind: 'TRIGGER', title: 'Theirs', severity: 'HIGH', firedAt: new Date(now - 3600_000) },
+      {
+        orgId: otherOrgId,
+        kind: 'TRIGGER',
+        title: 'Theirs',
+        severity: 'HIGH',
+        firedAt: new Date(now - 3600_000),
+      },
     ]);
     const range = { intervalType: '24H' };
     const counts = await createChart({ name: 'By severity', type: 'bar', family: 'ALERT_COUNTS' });
@@ -327,12 +445,24 @@ describe('chart data', () => {
     expect(bySeverity.series[0].values[high]).toBe(2);
     const badge = await createChart({ name: 'Alert count', type: 'badge', family: 'ALERT_COUNTS' });
     expect((await data(badge.id, viewer, range)).value).toBe(4);
-    const list = await createChart({ name: 'Latest alerts', type: 'table', family: 'ALERT_LIST', rowLimit: 2 });
+    const list = await createChart({
+      name: 'Latest alerts',
+      type: 'table',
+      family: 'ALERT_LIST',
+      rowLimit: 2,
+    });
     const listed = await data(list.id, viewer, range);
     expect(listed.rows.map((row: unknown[]) => row[1])).toEqual(['Recent', 'B']);
     expect(listed.total).toBe(4);
-    const dismissed = await createChart({ name: 'Dismissed', type: 'pie', family: 'DISMISSED_TRIGGER_ACTIVITY' });
-    expect(await data(dismissed.id, viewer, range)).toMatchObject({ categories: ['Threat match'], series: [{ values: [1] }] });
+    const dismissed = await createChart({
+      name: 'Dismissed',
+      type: 'pie',
+      family: 'DISMISSED_TRIGGER_ACTIVITY',
+    });
+    expect(await data(dismissed.id, viewer, range)).toMatchObject({
+      categories: ['Threat match'],
+      series: [{ values: [1] }],
+    });
     const trend = await createChart({ name: 'Trend', type: 'line', family: 'ALERT_TRENDS' });
     const trendData = await data(trend.id, viewer, range);
     expect(trendData.categories.length).toBeGreaterThanOrEqual(365);
@@ -345,7 +475,12 @@ describe('chart data', () => {
   });
 
   it('answers 404 for charts of another organisation and refuses bad ranges', async () => {
-    const chart = await createChart({ name: 'Private', type: 'badge', family: 'SAVED_QUERIES', savedQueryIds: [queries.logins] });
+    const chart = await createChart({
+      name: 'Private',
+      type: 'badge',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [queries.logins],
+    });
     for (const [method, path] of [
       ['GET', `/chart/${chart.id}`],
       ['POST', `/chart/${chart.id}/data`],
@@ -354,7 +489,10 @@ describe('chart data', () => {
       const response = await call(method, path, outsider, method === 'GET' ? undefined : {}, otherOrgId);
       expect([response.statusCode, response.json().key]).toEqual([404, 'CHART_NOT_FOUND']);
     }
-    const backwards = await call('POST', `/chart/${chart.id}/data`, viewer, { begin: DAY.end, end: DAY.begin });
+    const backwards = await call('POST', `/chart/${chart.id}/data`, viewer, {
+      begin: DAY.end,
+      end: DAY.begin,
+    });
     expect([backwards.statusCode, backwards.json().key]).toEqual([400, 'SEARCH_INVALID_RANGE']);
     const preview = await call('POST', '/chart/preview', editor, {
       chart: { name: 'Preview', type: 'badge', family: 'SAVED_QUERIES', savedQueryIds: [queries.failures] },
@@ -382,7 +520,10 @@ describe('chart delete and restore', () => {
     const twice = await call('POST', `/chart/${chart.id}/restore`, editor);
     expect([twice.statusCode, twice.json().key]).toEqual([409, 'NOT_DELETED']);
     const actions = (
-      await ctx.database.db.select({ action: activityLog.action }).from(activityLog).where(eq(activityLog.targetId, chart.id))
+      await ctx.database.db
+        .select({ action: activityLog.action })
+        .from(activityLog)
+        .where(eq(activityLog.targetId, chart.id))
     ).map((row) => row.action);
     expect(actions.sort()).toEqual(['chart.created', 'chart.deleted', 'chart.restored']);
   });
@@ -391,9 +532,17 @@ describe('chart delete and restore', () => {
     const first = await createChart({ name: 'Bulk 1', type: 'pie', family: 'ALERT_COUNTS' });
     const second = await createChart({ name: 'Bulk 2', type: 'pie', family: 'ALERT_COUNTS' });
     const third = await createChart({ name: 'Bulk 3', type: 'pie', family: 'ALERT_COUNTS' });
-    const changed = await call('PUT', `/chart/${second.id}`, editor, { name: 'Bulk 2 changed', type: 'bar', family: 'ALERT_COUNTS' });
+    const changed = await call('PUT', `/chart/${second.id}`, editor, {
+      name: 'Bulk 2 changed',
+      type: 'bar',
+      family: 'ALERT_COUNTS',
+    });
     expect(changed.statusCode).toBe(200);
-    const theirs = await createChart({ name: 'Theirs', type: 'pie', family: 'ALERT_COUNTS' }, outsider, otherOrgId);
+    const theirs = await createChart(
+      { name: 'Theirs', type: 'pie', family: 'ALERT_COUNTS' },
+      outsider,
+      otherOrgId,
+    );
     const response = await call('POST', '/charts/bulk-delete', editor, {
       items: [first, second, third, theirs].map((chart) => ({ id: chart.id, modifiedOn: chart.modifiedOn })),
     });
@@ -410,7 +559,8 @@ describe('chart delete and restore', () => {
 });
 
 describe('dashboards', () => {
-  const dashboardCall = (payload: object, user = editor, org = orgId) => call('POST', '/dashboard', user, payload, org);
+  const dashboardCall = (payload: object, user = editor, org = orgId) =>
+    call('POST', '/dashboard', user, payload, org);
 
   it('creates a dashboard of tiles, lands the user on it and keeps their chosen default', async () => {
     const empty = await seedOrg(ctx.database.db);
@@ -453,7 +603,10 @@ describe('dashboards', () => {
     expect((await call('GET', '/dashboards/default', viewer)).json().dashboard.id).toBe(second.id);
 
     const actions = (
-      await ctx.database.db.select({ action: activityLog.action }).from(activityLog).where(eq(activityLog.targetId, second.id))
+      await ctx.database.db
+        .select({ action: activityLog.action })
+        .from(activityLog)
+        .where(eq(activityLog.targetId, second.id))
     ).map((row) => row.action);
     expect(actions.sort()).toEqual(['dashboard.created', 'dashboard.deleted', 'dashboard.restored']);
   });
@@ -461,11 +614,22 @@ describe('dashboards', () => {
   it('refuses too many charts, too wide tiles and charts it cannot show, writing nothing', async () => {
     const chart = await createChart({ name: 'Many', type: 'badge', family: 'ALERT_COUNTS' });
     const before = (await ctx.database.db.select().from(dashboards)).length;
-    const tooMany = await dashboardCall({ name: 'Too many', tiles: Array.from({ length: 25 }, () => ({ chartId: chart.id })) });
+    const tooMany = await dashboardCall({
+      name: 'Too many',
+      tiles: Array.from({ length: 25 }, () => ({ chartId: chart.id })),
+    });
     expect([tooMany.statusCode, tooMany.json().key]).toEqual([400, 'DASHBOARD_TOO_MANY_CHARTS']);
-    const wide = await dashboardCall({ name: 'Wide', chartsPerRow: 2, tiles: [{ chartId: chart.id, width: 3 }] });
+    const wide = await dashboardCall({
+      name: 'Wide',
+      chartsPerRow: 2,
+      tiles: [{ chartId: chart.id, width: 3 }],
+    });
     expect([wide.statusCode, wide.json().key]).toEqual([400, 'DASHBOARD_TILE_TOO_WIDE']);
-    const theirs = await createChart({ name: 'Theirs', type: 'pie', family: 'ALERT_COUNTS' }, outsider, otherOrgId);
+    const theirs = await createChart(
+      { name: 'Theirs', type: 'pie', family: 'ALERT_COUNTS' },
+      outsider,
+      otherOrgId,
+    );
     const foreign = await dashboardCall({ name: 'Foreign', tiles: [{ chartId: theirs.id }] });
     expect([foreign.statusCode, foreign.json().key]).toEqual([400, 'DASHBOARD_CHART_MISSING']);
     const refresh = await dashboardCall({ name: 'Refresh', refreshSeconds: 7 });
@@ -490,12 +654,18 @@ describe('dashboards', () => {
   it('copies library dashboards to every customer once, and into one organisation on request', async () => {
     const db = ctx.database.db;
     const libraryChart = (
-      await call('POST', '/chart', providerAdmin, {
-        name: 'Library alerts',
-        type: 'bar',
-        family: 'ALERT_COUNTS',
-        library: true,
-      }, providerOrgId)
+      await call(
+        'POST',
+        '/chart',
+        providerAdmin,
+        {
+          name: 'Library alerts',
+          type: 'bar',
+          family: 'ALERT_COUNTS',
+          library: true,
+        },
+        providerOrgId,
+      )
     ).json();
     const own = await createChart({ name: 'Org only', type: 'pie', family: 'ALERT_COUNTS' });
     const mixed = await call('POST', '/dashboard', providerAdmin, {
@@ -506,11 +676,17 @@ describe('dashboards', () => {
     expect([mixed.statusCode, mixed.json().key]).toEqual([400, 'DASHBOARD_CHART_MISSING']);
     const denied = await dashboardCall({ name: 'Not mine to add', library: true, tiles: [] });
     expect([denied.statusCode, denied.json().key]).toEqual([403, 'LIBRARY_COPY_DENIED']);
-    const library = await call('POST', '/dashboard', providerAdmin, {
-      name: 'SOC starter',
-      library: true,
-      tiles: [{ chartId: libraryChart.id }],
-    }, providerOrgId);
+    const library = await call(
+      'POST',
+      '/dashboard',
+      providerAdmin,
+      {
+        name: 'SOC starter',
+        library: true,
+        tiles: [{ chartId: libraryChart.id }],
+      },
+      providerOrgId,
+    );
     expect(library.statusCode, library.body).toBe(201);
     expect(library.json()).toMatchObject({ type: 'LIBRARY', orgId: null });
 
@@ -521,11 +697,23 @@ describe('dashboards', () => {
 
     const byClient = await call('POST', '/dashboards/library/copy-to-customers', editor);
     expect(byClient.statusCode).toBe(403);
-    const first = await call('POST', '/dashboards/library/copy-to-customers', providerAdmin, {}, providerOrgId);
+    const first = await call(
+      'POST',
+      '/dashboards/library/copy-to-customers',
+      providerAdmin,
+      {},
+      providerOrgId,
+    );
     expect(first.statusCode, first.body).toBe(200);
     const customers = first.json().orgs;
     expect(first.json()).toMatchObject({ copied: customers, skipped: 0 });
-    const second = await call('POST', '/dashboards/library/copy-to-customers', providerAdmin, {}, providerOrgId);
+    const second = await call(
+      'POST',
+      '/dashboards/library/copy-to-customers',
+      providerAdmin,
+      {},
+      providerOrgId,
+    );
     expect(second.json()).toMatchObject({ copied: 0, skipped: customers });
 
     const copies = await db
@@ -534,9 +722,17 @@ describe('dashboards', () => {
       .where(and(eq(dashboards.orgId, orgId), eq(dashboards.copiedFromId, library.json().id)));
     expect(copies).toHaveLength(1);
     const copy = (await call('GET', `/dashboard/${copies[0]!.id}`, viewer)).json();
-    expect(copy.tiles[0].chart).toMatchObject({ name: 'Library alerts', library: false, copiedFromId: libraryChart.id, orgId });
+    expect(copy.tiles[0].chart).toMatchObject({
+      name: 'Library alerts',
+      library: false,
+      copiedFromId: libraryChart.id,
+      orgId,
+    });
     expect(
-      await db.select().from(dashboards).where(and(eq(dashboards.orgId, providerOrgId), eq(dashboards.copiedFromId, library.json().id))),
+      await db
+        .select()
+        .from(dashboards)
+        .where(and(eq(dashboards.orgId, providerOrgId), eq(dashboards.copiedFromId, library.json().id))),
     ).toHaveLength(0);
 
     const added = await call('POST', `/dashboard/${library.json().id}/copy`, editor);

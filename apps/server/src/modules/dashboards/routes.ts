@@ -116,7 +116,11 @@ export const dashboardRoutes =
           limit: pageSize,
           offset: (pageNumber - 1) * pageSize,
         });
-        const flags = await chartEditableFlags(db, access, items.map((view) => view.row));
+        const flags = await chartEditableFlags(
+          db,
+          access,
+          items.map((view) => view.row),
+        );
         return { items: items.map((view, index) => chartJson(view, flags[index]!)), total };
       },
     );
@@ -388,7 +392,7 @@ export const dashboardRoutes =
           tags: DASHBOARD_TAGS,
           summary: 'Delete several dashboards',
           description:
-            'As for charts: items changed or deleted since `modifiedOn`, or not the caller\'s, count in `failed`.',
+            "As for charts: items changed or deleted since `modifiedOn`, or not the caller's, count in `failed`.",
           params: orgParamsSchema,
           body: bulkDeleteSchema,
           response: { 200: bulkDeleteResultSchema },
@@ -403,7 +407,7 @@ export const dashboardRoutes =
         config: DASHBOARD_VIEW,
         schema: {
           tags: DASHBOARD_TAGS,
-          summary: 'Make a dashboard the caller\'s default',
+          summary: "Make a dashboard the caller's default",
           description:
             "The caller lands on it after signing in to this organisation. One of the organisation's live " +
             'dashboards (404 DASHBOARD_NOT_FOUND otherwise).',
@@ -441,7 +445,7 @@ export const dashboardRoutes =
           summary: 'Copy library dashboards to every customer organisation',
           description:
             'Provider administrators only (403 LIBRARY_COPY_DENIED). Each live library dashboard, with its ' +
-            'charts, is copied into every organisation but the provider\'s; dashboards an organisation already ' +
+            "charts, is copied into every organisation but the provider's; dashboards an organisation already " +
             'holds a copy of (even a deleted one) are skipped.',
           params: orgParamsSchema,
           response: { 200: libraryCopyResultSchema },

@@ -4,8 +4,8 @@ import {
   type BulkDeleteResult,
   type Chart,
   type ChartData,
-  chartInputSchema,
-  dashboardInputSchema,
+  type chartInputSchema,
+  type dashboardInputSchema,
   type ChartRange,
   type Dashboard,
   type DashboardSummary,
@@ -55,7 +55,11 @@ export const dashboardNotFound = () =>
   new AppError('NotFoundException', 'DASHBOARD_NOT_FOUND', 'Dashboard not found');
 
 const libraryDenied = () =>
-  new AppError('AccessDeniedException', 'LIBRARY_COPY_DENIED', 'Only provider administrators manage the library');
+  new AppError(
+    'AccessDeniedException',
+    'LIBRARY_COPY_DENIED',
+    'Only provider administrators manage the library',
+  );
 
 /** Provider administrators: TRAC_ADMIN held by provider staff. */
 async function isProviderAdmin(db: Db, access: AccessContext): Promise<boolean> {
@@ -91,7 +95,11 @@ export function chartJson({ row, createdByName }: ChartView, editable: boolean):
 }
 
 /** Whether the caller may change each chart: the organisation's own, or the library's for provider admins. */
-export async function chartEditableFlags(db: Db, access: AccessContext, rows: { library: boolean; orgId: string | null }[]) {
+export async function chartEditableFlags(
+  db: Db,
+  access: AccessContext,
+  rows: { library: boolean; orgId: string | null }[],
+) {
   const editor = hasChartEdit(access);
   const admin = rows.some((row) => row.library) ? await isProviderAdmin(db, access) : false;
   return rows.map((row) => editor && (row.library ? admin : row.orgId === access.org.id));
@@ -146,7 +154,13 @@ const chartSnapshot = (row: ChartRow) => ({
   state: row.state,
 });
 
-async function chartAudit(db: Db, actor: Actor, action: string, id: string, details: Record<string, unknown>) {
+async function chartAudit(
+  db: Db,
+  actor: Actor,
+  action: string,
+  id: string,
+  details: Record<string, unknown>,
+) {
   await recordActivity(db, {
     orgId: actor.access.org.id,
     actorUserId: actor.access.user.id,
@@ -193,7 +207,12 @@ async function editableChart(db: Db, access: AccessContext, id: string): Promise
   return view.row;
 }
 
-export async function updateChartFields(db: Db, actor: Actor, id: string, input: ParsedChart): Promise<Chart> {
+export async function updateChartFields(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: ParsedChart,
+): Promise<Chart> {
   const { access } = actor;
   const before = await editableChart(db, access, id);
   if (before.state !== 'ACTIVE') throw chartNotFound();
@@ -240,14 +259,21 @@ export async function bulkDeleteCharts(
   const failedIds: string[] = [];
   let deleted = 0;
   const views = new Map(
-    (await findChartViews(db, actor.access.org.id, items.map((item) => item.id))).map((view) => [view.row.id, view]),
+    (
+      await findChartViews(
+        db,
+        actor.access.org.id,
+        items.map((item) => item.id),
+      )
+    ).map((view) => [view.row.id, view]),
   );
   await db.transaction(async (tx) => {
     for (const item of items) {
       const view = views.get(item.id);
       const seenAt = new Date(item.modifiedOn);
       const allowed = view && (view.row.library ? admin : view.row.orgId === actor.access.org.id);
-      const row = allowed && !Number.isNaN(seenAt.getTime()) ? await markChartDeleted(tx, item.id, seenAt) : undefined;
+      const row =
+        allowed && !Number.isNaN(seenAt.getTime()) ? await markChartDeleted(tx, item.id, seenAt) : undefined;
       if (!row) {
         failedIds.push(item.id);
         continue;
@@ -275,15 +301,25 @@ export async function runChartSpec(
   const source = CHART_SOURCES[spec.family];
   const refusal = refusalFor({ permission: source.viewPermission }, access);
   if (refusal) {
-    throw new AppError('AccessDeniedException', refusal, `Showing this chart needs ${source.viewPermission}`, {
-      params: { permission: source.viewPermission },
-    });
+    throw new AppError(
+      'AccessDeniedException',
+      refusal,
+      `Showing this chart needs ${source.viewPermission}`,
+      {
+        params: { permission: source.viewPermission },
+      },
+    );
   }
   const resolved = rangeOf(range, now);
   return source.run(db, access, spec, resolved, now);
 }
 
-export async function chartData(db: Db, access: AccessContext, id: string, range: ChartRange): Promise<ChartData> {
+export async function chartData(
+  db: Db,
+  access: AccessContext,
+  id: string,
+  range: ChartRange,
+): Promise<ChartData> {
   const view = await findChartView(db, access.org.id, id);
   if (!view || view.row.state !== 'ACTIVE') throw chartNotFound();
   return runChartSpec(db, access, specOf(view.row), range);
@@ -369,10 +405,18 @@ async function dashboardJson(db: Db, access: AccessContext, view: DashboardView)
     access.org.id,
     view.row.tiles.map((tile) => tile.chartId),
   );
-  const flags = await chartEditableFlags(db, access, chartViews.map((chart) => chart.row));
+  const flags = await chartEditableFlags(
+    db,
+    access,
+    chartViews.map((chart) => chart.row),
+  );
   const byId = new Map(chartViews.map((chart, index) => [chart.row.id, chartJson(chart, flags[index]!)]));
   const defaultId = await findDefaultDashboardId(db, access.org.id, access.user.id);
-  const { chartCount: _count, ...summary } = summaryJson(view, await dashboardEditable(db, access, view.row), defaultId);
+  const { chartCount: _count, ...summary } = summaryJson(
+    view,
+    await dashboardEditable(db, access, view.row),
+    defaultId,
+  );
   return {
     ...summary,
     tiles: view.row.tiles.map((tile) => ({ ...tile, chart: byId.get(tile.chartId) ?? null })),
@@ -382,7 +426,8 @@ async function dashboardJson(db: Db, access: AccessContext, view: DashboardView)
 export async function dashboardSummaries(db: Db, access: AccessContext, views: DashboardView[]) {
   const defaultId = await findDefaultDashboardId(db, access.org.id, access.user.id);
   const out: DashboardSummary[] = [];
-  for (const view of views) out.push(summaryJson(view, await dashboardEditable(db, access, view.row), defaultId));
+  for (const view of views)
+    out.push(summaryJson(view, await dashboardEditable(db, access, view.row), defaultId));
   return out;
 }
 
@@ -416,10 +461,13 @@ async function checkTiles(db: Db, access: AccessContext, input: ParsedDashboard)
     });
   }
   const found = new Map(
-    (await findChartViews(db, access.org.id, input.tiles.map((tile) => tile.chartId))).map((view) => [
-      view.row.id,
-      view.row,
-    ]),
+    (
+      await findChartViews(
+        db,
+        access.org.id,
+        input.tiles.map((tile) => tile.chartId),
+      )
+    ).map((view) => [view.row.id, view.row]),
   );
   input.tiles.forEach((tile, index) => {
     const chart = found.get(tile.chartId);
@@ -462,7 +510,11 @@ async function editableDashboard(db: Db, access: AccessContext, id: string): Pro
   const view = await findDashboardView(db, access.org.id, id);
   if (!view) throw dashboardNotFound();
   if (view.row.library && !(await isProviderAdmin(db, access))) {
-    throw new AppError('AccessDeniedException', 'DASHBOARD_LIBRARY_READ_ONLY', 'Library dashboards are read-only');
+    throw new AppError(
+      'AccessDeniedException',
+      'DASHBOARD_LIBRARY_READ_ONLY',
+      'Library dashboards are read-only',
+    );
   }
   return view.row;
 }
@@ -520,13 +572,18 @@ export async function bulkDeleteDashboards(
       const seenAt = new Date(item.modifiedOn);
       const allowed = view && (view.row.library ? admin : view.row.orgId === actor.access.org.id);
       const row =
-        allowed && !Number.isNaN(seenAt.getTime()) ? await markDashboardDeleted(tx, item.id, seenAt) : undefined;
+        allowed && !Number.isNaN(seenAt.getTime())
+          ? await markDashboardDeleted(tx, item.id, seenAt)
+          : undefined;
       if (!row) {
         failedIds.push(item.id);
         continue;
       }
       deleted++;
-      await dashboardAudit(tx, actor, 'deleted', item.id, { before: dashboardSnapshot(view!.row), bulk: true });
+      await dashboardAudit(tx, actor, 'deleted', item.id, {
+        before: dashboardSnapshot(view!.row),
+        bulk: true,
+      });
     }
   });
   return { deleted, failed: failedIds.length, failedIds };

@@ -337,10 +337,14 @@ const alertList: ChartSource = {
     const checked = await checkAlertDomain(db, access, spec);
     const rowLimit = spec.rowLimit ?? CHART_ALERT_LIST_DEFAULT_ROWS;
     if (rowLimit < 1 || rowLimit > CHART_ALERT_LIST_MAX_ROWS) {
-      throw validationFailed('CHART_ROW_LIMIT_INVALID', `An alert list shows 1 to ${CHART_ALERT_LIST_MAX_ROWS} rows`, {
-        field: 'rowLimit',
-        params: { max: CHART_ALERT_LIST_MAX_ROWS },
-      });
+      throw validationFailed(
+        'CHART_ROW_LIMIT_INVALID',
+        `An alert list shows 1 to ${CHART_ALERT_LIST_MAX_ROWS} rows`,
+        {
+          field: 'rowLimit',
+          params: { max: CHART_ALERT_LIST_MAX_ROWS },
+        },
+      );
     }
     return { ...checked, rowLimit };
   },

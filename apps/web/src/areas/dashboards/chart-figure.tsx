@@ -14,7 +14,15 @@ const isEmpty = (type: ChartType, data: ChartData) => {
 };
 
 /** What a chart draws: ECharts for bar, line, area and pie (loaded on first use), tables and badges as text. */
-export function ChartFigure({ type, data, height = 240 }: { type: ChartType; data: ChartData; height?: number }) {
+export function ChartFigure({
+  type,
+  data,
+  height = 240,
+}: {
+  type: ChartType;
+  data: ChartData;
+  height?: number;
+}) {
   const { t } = useTranslation();
   if (isEmpty(type, data)) {
     return (
@@ -173,7 +181,10 @@ function EChartFigure({ type, data, height }: { type: Drawn; data: ChartData; he
       dispose?.();
     };
   }, [type, data, dark]);
-  const total = (data.series ?? []).reduce((sum, series) => sum + series.values.reduce((a, b) => a + b, 0), 0);
+  const total = (data.series ?? []).reduce(
+    (sum, series) => sum + series.values.reduce((a, b) => a + b, 0),
+    0,
+  );
   return (
     <Stack gap={0} pos="relative">
       {!ready && (

@@ -117,7 +117,9 @@ export function DashboardBoard({
                 <Menu.Item onClick={() => setEditing(dashboard)}>{t('dashboards.edit')}</Menu.Item>
               )}
               {canEdit && <Menu.Item onClick={() => setEditing('new')}>{t('dashboards.new')}</Menu.Item>}
-              <Menu.Item onClick={() => void navigate({ to: '/dashboards' })}>{t('dashboards.all')}</Menu.Item>
+              <Menu.Item onClick={() => void navigate({ to: '/dashboards' })}>
+                {t('dashboards.all')}
+              </Menu.Item>
               <Menu.Item onClick={() => void navigate({ to: '/dashboards/library' })}>
                 {t('dashboards.library')}
               </Menu.Item>
@@ -133,9 +135,18 @@ export function DashboardBoard({
       {dashboard.tiles.length === 0 ? (
         <Text c="dimmed">{t('dashboards.noTiles')}</Text>
       ) : (
-        <Box style={{ display: 'grid', gap: 'var(--mantine-spacing-md)', gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
+        <Box
+          style={{
+            display: 'grid',
+            gap: 'var(--mantine-spacing-md)',
+            gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+          }}
+        >
           {dashboard.tiles.map((tile, index) => (
-            <Box key={`${tile.chartId}-${index}`} style={{ gridColumn: `span ${Math.min(tile.width, columns)}` }}>
+            <Box
+              key={`${tile.chartId}-${index}`}
+              style={{ gridColumn: `span ${Math.min(tile.width, columns)}` }}
+            >
               <ChartTile
                 orgId={orgId}
                 chart={tile.chart}

@@ -82,13 +82,16 @@ export function DashboardEditor({
       notifyMessage(dashboard ? 'dashboards.done.update' : 'dashboards.done.create');
       await queryClient.invalidateQueries({ queryKey: dashboardsKey(orgId) });
       onClose();
-      if (!dashboard) await navigate({ to: '/dashboards/$dashboardId/view', params: { dashboardId: saved.id } });
+      if (!dashboard)
+        await navigate({ to: '/dashboards/$dashboardId/view', params: { dashboardId: saved.id } });
     },
     meta: { errorKey: 'dashboards.saveFailed' },
   });
 
   const pick = (ids: string[]) =>
-    setTiles((current) => ids.map((chartId) => current.find((tile) => tile.chartId === chartId) ?? { chartId, width: 1 }));
+    setTiles((current) =>
+      ids.map((chartId) => current.find((tile) => tile.chartId === chartId) ?? { chartId, width: 1 }),
+    );
   const move = (index: number, by: number) =>
     setTiles((current) => {
       const next = [...current];
@@ -98,10 +101,26 @@ export function DashboardEditor({
     });
 
   return (
-    <Modal opened onClose={onClose} size="lg" title={dashboard ? t('dashboards.editTitle') : t('dashboards.newTitle')}>
+    <Modal
+      opened
+      onClose={onClose}
+      size="lg"
+      title={dashboard ? t('dashboards.editTitle') : t('dashboards.newTitle')}
+    >
       <Stack gap="sm">
-        <TextInput label={t('dashboards.name')} required value={name} onChange={(event) => setName(event.currentTarget.value)} />
-        <Textarea label={t('dashboards.description')} value={description} onChange={(event) => setDescription(event.currentTarget.value)} autosize minRows={1} />
+        <TextInput
+          label={t('dashboards.name')}
+          required
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+        />
+        <Textarea
+          label={t('dashboards.description')}
+          value={description}
+          onChange={(event) => setDescription(event.currentTarget.value)}
+          autosize
+          minRows={1}
+        />
         <Group grow>
           <Select
             label={t('dashboards.range')}
@@ -112,7 +131,10 @@ export function DashboardEditor({
           />
           <Select
             label={t('dashboards.autoRefresh')}
-            data={DASHBOARD_REFRESH_SECONDS.map((value) => ({ value: String(value), label: t(`dashboards.refreshEvery.${value}`) }))}
+            data={DASHBOARD_REFRESH_SECONDS.map((value) => ({
+              value: String(value),
+              label: t(`dashboards.refreshEvery.${value}`),
+            }))}
             value={String(refreshSeconds)}
             onChange={(value) => value && setRefreshSeconds(Number(value))}
             allowDeselect={false}
@@ -168,7 +190,9 @@ export function DashboardEditor({
                             onChange={(value) =>
                               value &&
                               setTiles((current) =>
-                                current.map((entry, at) => (at === index ? { ...entry, width: Number(value) } : entry)),
+                                current.map((entry, at) =>
+                                  at === index ? { ...entry, width: Number(value) } : entry,
+                                ),
                               )
                             }
                             allowDeselect={false}
@@ -176,13 +200,28 @@ export function DashboardEditor({
                         </Table.Td>
                         <Table.Td w={110}>
                           <Group gap={4} wrap="nowrap">
-                            <ActionIcon variant="subtle" disabled={index === 0} aria-label={t('dashboards.moveUp')} onClick={() => move(index, -1)}>
+                            <ActionIcon
+                              variant="subtle"
+                              disabled={index === 0}
+                              aria-label={t('dashboards.moveUp')}
+                              onClick={() => move(index, -1)}
+                            >
                               <IconArrowUp size={14} />
                             </ActionIcon>
-                            <ActionIcon variant="subtle" disabled={index === tiles.length - 1} aria-label={t('dashboards.moveDown')} onClick={() => move(index, 1)}>
+                            <ActionIcon
+                              variant="subtle"
+                              disabled={index === tiles.length - 1}
+                              aria-label={t('dashboards.moveDown')}
+                              onClick={() => move(index, 1)}
+                            >
                               <IconArrowDown size={14} />
                             </ActionIcon>
-                            <ActionIcon variant="subtle" color="red" aria-label={t('dashboards.removeTile')} onClick={() => setTiles((current) => current.filter((_, at) => at !== index))}>
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              aria-label={t('dashboards.removeTile')}
+                              onClick={() => setTiles((current) => current.filter((_, at) => at !== index))}
+                            >
                               <IconX size={14} />
                             </ActionIcon>
                           </Group>

@@ -29,7 +29,11 @@ function DashboardViewPage() {
       {!canView ? (
         <NotPermitted />
       ) : dashboard.isError ? (
-        <LoadFailed title={t('dashboards.loadFailed')} error={dashboard.error} onRetry={() => void dashboard.refetch()} />
+        <LoadFailed
+          title={t('dashboards.loadFailed')}
+          error={dashboard.error}
+          onRetry={() => void dashboard.refetch()}
+        />
       ) : (
         <LoadingLine label={t('dashboards.loading')} />
       )}

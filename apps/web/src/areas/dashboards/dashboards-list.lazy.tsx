@@ -97,7 +97,11 @@ function DashboardList() {
                     <Table.Td>
                       <Group gap="xs">
                         {state === 'ACTIVE' ? (
-                          <AnchorLink to="/dashboards/$dashboardId/view" params={{ dashboardId: dashboard.id }} title={dashboard.name}>
+                          <AnchorLink
+                            to="/dashboards/$dashboardId/view"
+                            params={{ dashboardId: dashboard.id }}
+                            title={dashboard.name}
+                          >
                             {displayName(dashboard.name)}
                           </AnchorLink>
                         ) : (
@@ -123,11 +127,17 @@ function DashboardList() {
                           size="xs"
                           variant="subtle"
                           color={state === 'ACTIVE' ? 'red' : undefined}
-                          aria-label={t(state === 'ACTIVE' ? 'dashboards.deleteNamed' : 'dashboards.restoreNamed', {
-                            name: dashboard.name,
-                          })}
+                          aria-label={t(
+                            state === 'ACTIVE' ? 'dashboards.deleteNamed' : 'dashboards.restoreNamed',
+                            {
+                              name: dashboard.name,
+                            },
+                          )}
                           onClick={() =>
-                            change.mutate({ id: dashboard.id, action: state === 'ACTIVE' ? 'delete' : 'restore' })
+                            change.mutate({
+                              id: dashboard.id,
+                              action: state === 'ACTIVE' ? 'delete' : 'restore',
+                            })
                           }
                         >
                           {state === 'ACTIVE' ? t('dashboards.delete') : t('dashboards.restore')}
@@ -138,7 +148,12 @@ function DashboardList() {
                 ))}
               </Table.Tbody>
             </Table>
-            <ListPager total={data.total} pageSize={DEFAULT_PAGE_SIZE} page={pageNumber} onChange={setPageNumber} />
+            <ListPager
+              total={data.total}
+              pageSize={DEFAULT_PAGE_SIZE}
+              page={pageNumber}
+              onChange={setPageNumber}
+            />
           </>
         )}
       </ListStates>

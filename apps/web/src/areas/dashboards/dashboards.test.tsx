@@ -72,7 +72,9 @@ describe('dashboard editor', () => {
       [`GET ${base}/dashboard/${id(9)}`]: { body: dashboard() },
       [`POST ${base}/chart/${id(1)}/data`]: { body: { begin: 'a', end: 'b', timeAxis: false, value: 7 } },
       [`POST ${base}/chart/${id(2)}/data`]: { body: { begin: 'a', end: 'b', timeAxis: false, value: 3 } },
-      [`GET ${base}/charts`]: { body: { items: [chart(1, 'Open alerts'), chart(2, 'Dismissed today')], total: 2 } },
+      [`GET ${base}/charts`]: {
+        body: { items: [chart(1, 'Open alerts'), chart(2, 'Dismissed today')], total: 2 },
+      },
       [`PUT ${base}/dashboard/${id(9)}`]: ({ init }) => {
         saved = JSON.parse(String(init?.body));
         return { body: dashboard({ chartsPerRow: 2 }) };
@@ -121,8 +123,16 @@ describe('dashboard library', () => {
   it('adds a library dashboard to the organisation and opens the copy', async () => {
     stubApi({
       ...withAccess(['DASHBOARD_EDIT']),
-      [`GET ${base}/dashboards`]: { body: { items: [summary({ id: id(8), name: 'Alert desk', type: 'LIBRARY', orgId: null, chartCount: 4 })], total: 1 } },
-      [`POST ${base}/dashboard/${id(8)}/copy`]: { status: 201, body: dashboard({ id: id(7), name: 'Alert desk' }) },
+      [`GET ${base}/dashboards`]: {
+        body: {
+          items: [summary({ id: id(8), name: 'Alert desk', type: 'LIBRARY', orgId: null, chartCount: 4 })],
+          total: 1,
+        },
+      },
+      [`POST ${base}/dashboard/${id(8)}/copy`]: {
+        status: 201,
+        body: dashboard({ id: id(7), name: 'Alert desk' }),
+      },
       [`GET ${base}/dashboard/${id(7)}`]: { body: dashboard({ id: id(7), name: 'Alert desk' }) },
       [`POST ${base}/chart/${id(1)}/data`]: { body: { begin: 'a', end: 'b', timeAxis: false, value: 7 } },
     });
@@ -140,11 +150,15 @@ describe('dashboard library', () => {
   it('lets provider administrators copy the library to every customer', async () => {
     stubApi({
       ...withAccess(['DASHBOARD_EDIT', 'TRAC_ADMIN'], true),
-      [`GET ${base}/dashboards`]: { body: { items: [summary({ name: 'Alert desk', type: 'LIBRARY' })], total: 1 } },
+      [`GET ${base}/dashboards`]: {
+        body: { items: [summary({ name: 'Alert desk', type: 'LIBRARY' })], total: 1 },
+      },
       [`POST ${base}/dashboards/library/copy-to-customers`]: { body: { copied: 3, skipped: 2, orgs: 5 } },
     });
     const { user } = renderApp(`/dashboards/library?orgId=${HOME_ORG_ID}`);
     await user.click(await screen.findByRole('button', { name: 'Copy to all customers' }));
-    expect(await screen.findByText('3 dashboard(s) copied to 5 customer(s); 2 already there.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('3 dashboard(s) copied to 5 customer(s); 2 already there.'),
+    ).toBeInTheDocument();
   });
 });

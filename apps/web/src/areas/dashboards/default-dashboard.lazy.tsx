@@ -44,7 +44,11 @@ function DefaultDashboardPage() {
       <Title order={1}>{t('dashboards.title')}</Title>
       {canView && current.isPending && <LoadingLine label={t('dashboards.loading')} />}
       {canView && current.isError && (
-        <LoadFailed title={t('dashboards.loadFailed')} error={current.error} onRetry={() => void current.refetch()} />
+        <LoadFailed
+          title={t('dashboards.loadFailed')}
+          error={current.error}
+          onRetry={() => void current.refetch()}
+        />
       )}
       {canView && current.data && !current.data.dashboard && (
         <EmptyState

@@ -8,7 +8,12 @@ import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../..
 const base = `/api/org/${HOME_ORG_ID}`;
 const id = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
 
-const chart = (id: string, name: string, type: Chart['type'], family: Chart['family'] = 'SAVED_QUERIES'): Chart => ({
+const chart = (
+  id: string,
+  name: string,
+  type: Chart['type'],
+  family: Chart['family'] = 'SAVED_QUERIES',
+): Chart => ({
   id,
   orgId: HOME_ORG_ID,
   name,
@@ -49,7 +54,9 @@ const range = { begin: '2026-03-01T00:00:00.000Z', end: '2026-03-08T00:00:00.000
 
 const routes = (permissions: string[], extra: Record<string, unknown>) => ({
   ...signedInRoutes,
-  ...orgShellRoutes(orgContextOf(HOME_ORG_ID, 'Provider', { permissions: ['DASHBOARD_VIEW', ...permissions] })),
+  ...orgShellRoutes(
+    orgContextOf(HOME_ORG_ID, 'Provider', { permissions: ['DASHBOARD_VIEW', ...permissions] }),
+  ),
   'GET /api/health': { body: { status: 'ok', version: '6.55.2', database: 'postgres' } },
   ...extra,
 });
@@ -80,7 +87,9 @@ describe('default dashboard', () => {
     };
     const fetchMock = stubApi(
       routes([], {
-        [`GET ${base}/dashboards/default`]: { body: { dashboard: dashboard([failed, latest, hosts, bySource]) } },
+        [`GET ${base}/dashboards/default`]: {
+          body: { dashboard: dashboard([failed, latest, hosts, bySource]) },
+        },
         [`POST ${base}/chart/${id(1)}/data`]: { body: { ...range, value: 1234 } },
         [`POST ${base}/chart/${id(2)}/data`]: { body: events },
         [`POST ${base}/chart/${id(3)}/data`]: {
@@ -111,7 +120,9 @@ describe('default dashboard', () => {
     const badge = screen.getByRole('region', { name: 'Failed logins' });
     expect(await within(badge).findByText('1,234')).toBeInTheDocument();
     const table = screen.getByRole('region', { name: 'Latest core banking events' });
-    expect(await within(table).findByRole('row', { name: /core-01 wire of 120000.00 USD via online/ })).toBeInTheDocument();
+    expect(
+      await within(table).findByRole('row', { name: /core-01 wire of 120000.00 USD via online/ }),
+    ).toBeInTheDocument();
     const top = screen.getByRole('region', { name: 'Top hosts' });
     expect(await within(top).findByRole('row', { name: 'web-01 12' })).toBeInTheDocument();
     const line = screen.getByRole('region', { name: 'Events by data source' });
@@ -129,10 +140,20 @@ describe('default dashboard', () => {
     stubApi(
       routes([], {
         [`GET ${base}/dashboards/default`]: {
-          body: { dashboard: dashboard([chart(id(1), 'Alerts by severity', 'bar', 'ALERT_COUNTS'), chart(id(2), 'Quiet', 'pie')]) },
+          body: {
+            dashboard: dashboard([
+              chart(id(1), 'Alerts by severity', 'bar', 'ALERT_COUNTS'),
+              chart(id(2), 'Quiet', 'pie'),
+            ]),
+          },
         },
-        [`POST ${base}/chart/${id(1)}/data`]: { status: 403, body: apiError('PERMISSION_DENIED', 'AccessDeniedException') },
-        [`POST ${base}/chart/${id(2)}/data`]: { body: { ...range, categories: ['a'], series: [{ name: 'x', values: [0] }] } },
+        [`POST ${base}/chart/${id(1)}/data`]: {
+          status: 403,
+          body: apiError('PERMISSION_DENIED', 'AccessDeniedException'),
+        },
+        [`POST ${base}/chart/${id(2)}/data`]: {
+          body: { ...range, categories: ['a'], series: [{ name: 'x', values: [0] }] },
+        },
       }),
     );
     renderApp('/dashboards/default');
@@ -145,14 +166,18 @@ describe('default dashboard', () => {
   });
 
   it('offers to create a dashboard when the organisation has none, and keeps the system status', async () => {
-    stubApi(routes(['DASHBOARD_EDIT'], { [`GET ${base}/dashboards/default`]: { body: { dashboard: null } } }));
+    stubApi(
+      routes(['DASHBOARD_EDIT'], { [`GET ${base}/dashboards/default`]: { body: { dashboard: null } } }),
+    );
     renderApp('/dashboards/default');
 
     expect(await screen.findByText('No dashboard yet')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'New dashboard' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'From the library' })).toBeInTheDocument();
     const card = screen.getByRole('region', { name: 'System status' });
-    await waitFor(() => expect(within(card).getByRole('row', { name: 'Status Operational' })).toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(card).getByRole('row', { name: 'Status Operational' })).toBeInTheDocument(),
+    );
   });
 
   it('shows why the system status could not be loaded', async () => {

@@ -1,11 +1,20 @@
 import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import { init, use, type EChartsType } from 'echarts/core';
+import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import type { ChartData, ChartType } from '@vigil/contracts';
 
 // Only the chart types and components dashboards draw, so that the page's JavaScript stays small.
-use([BarChart, LineChart, PieChart, GridComponent, TooltipComponent, LegendComponent, AriaComponent, SVGRenderer]);
+echarts.use([
+  BarChart,
+  LineChart,
+  PieChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  AriaComponent,
+  SVGRenderer,
+]);
 
 export interface DrawOptions {
   type: Extract<ChartType, 'bar' | 'line' | 'area' | 'pie'>;
@@ -73,8 +82,8 @@ function optionOf({ type, data, dark }: DrawOptions) {
 }
 
 /** Draws a chart into `element`; answers the instance, which the caller disposes. */
-export function drawChart(element: HTMLElement, options: DrawOptions): EChartsType {
-  const chart = init(element, undefined, { renderer: 'svg' });
+export function drawChart(element: HTMLElement, options: DrawOptions): echarts.EChartsType {
+  const chart = echarts.init(element, undefined, { renderer: 'svg' });
   chart.setOption(optionOf(options));
   return chart;
 }

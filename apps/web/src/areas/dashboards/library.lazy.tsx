@@ -31,13 +31,16 @@ function LibraryList() {
   const { t } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
   const canEdit = useHasPermission('DASHBOARD_EDIT');
-  const providerAdmin = useHasPermission('TRAC_ADMIN') && Boolean(useOrgContext()?.org.isProvider);
+  const tracAdmin = useHasPermission('TRAC_ADMIN');
+  const providerOrg = Boolean(useOrgContext()?.org.isProvider);
+  const providerAdmin = tracAdmin && providerOrg;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [pageNumber, setPageNumber] = useState(1);
   const list = useQuery(dashboardsQuery(orgId, { library: true, pageNumber, pageSize: DEFAULT_PAGE_SIZE }));
   const add = useMutation({
-    mutationFn: (id: string) => apiFetch(`${dashboardPath(orgId, id)}/copy`, { method: 'POST', schema: dashboardSchema }),
+    mutationFn: (id: string) =>
+      apiFetch(`${dashboardPath(orgId, id)}/copy`, { method: 'POST', schema: dashboardSchema }),
     onSuccess: async (copy) => {
       notifyMessage('dashboards.done.copy');
       await queryClient.invalidateQueries({ queryKey: dashboardsKey(orgId) });
@@ -100,7 +103,12 @@ function LibraryList() {
                         <Button
                           size="xs"
                           variant="subtle"
-                          onClick={() => void navigate({ to: '/dashboards/$dashboardId/view', params: { dashboardId: dashboard.id } })}
+                          onClick={() =>
+                            void navigate({
+                              to: '/dashboards/$dashboardId/view',
+                              params: { dashboardId: dashboard.id },
+                            })
+                          }
                         >
                           {t('dashboards.preview')}
                         </Button>
@@ -121,7 +129,12 @@ function LibraryList() {
                 ))}
               </Table.Tbody>
             </Table>
-            <ListPager total={data.total} pageSize={DEFAULT_PAGE_SIZE} page={pageNumber} onChange={setPageNumber} />
+            <ListPager
+              total={data.total}
+              pageSize={DEFAULT_PAGE_SIZE}
+              page={pageNumber}
+              onChange={setPageNumber}
+            />
           </>
         )}
       </ListStates>

@@ -1,4 +1,15 @@
-import { Button, Group, Modal, MultiSelect, NumberInput, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Modal,
+  MultiSelect,
+  NumberInput,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CHART_FAMILIES,
@@ -22,7 +33,15 @@ import { ChartFigure } from '../dashboards/chart-figure';
 import { savedQueriesQuery } from '../events/saved-queries';
 
 /** Creates or changes a chart, with a preview over the last 7 days. */
-export function ChartDialog({ orgId, chart, onClose }: { orgId: string; chart: Chart | null; onClose: () => void }) {
+export function ChartDialog({
+  orgId,
+  chart,
+  onClose,
+}: {
+  orgId: string;
+  chart: Chart | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const hasFraud = useHasSku('fraud');
@@ -77,8 +96,19 @@ export function ChartDialog({ orgId, chart, onClose }: { orgId: string; chart: C
   return (
     <Modal opened onClose={onClose} size="lg" title={chart ? t('charts.editTitle') : t('charts.newTitle')}>
       <Stack gap="sm">
-        <TextInput label={t('charts.name')} required value={name} onChange={(event) => setName(event.currentTarget.value)} />
-        <Textarea label={t('charts.description')} value={description} autosize minRows={1} onChange={(event) => setDescription(event.currentTarget.value)} />
+        <TextInput
+          label={t('charts.name')}
+          required
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+        />
+        <Textarea
+          label={t('charts.description')}
+          value={description}
+          autosize
+          minRows={1}
+          onChange={(event) => setDescription(event.currentTarget.value)}
+        />
         <Group grow>
           <Select
             label={t('charts.family')}

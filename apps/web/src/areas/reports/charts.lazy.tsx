@@ -51,8 +51,10 @@ function ChartsPage() {
 function ChartList() {
   const { t, i18n } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
-  const canEdit =
-    useHasPermission('CHART_EDIT') && useHasPermission('EVENT_EDIT') && useHasPermission('SAVED_SEARCH_EDIT');
+  const chartEdit = useHasPermission('CHART_EDIT');
+  const eventEdit = useHasPermission('EVENT_EDIT');
+  const savedSearchEdit = useHasPermission('SAVED_SEARCH_EDIT');
+  const canEdit = chartEdit && eventEdit && savedSearchEdit;
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
@@ -66,7 +68,8 @@ function ChartList() {
   );
   const refresh = () => queryClient.invalidateQueries({ queryKey: dashboardsKey(orgId) });
   const restore = useMutation({
-    mutationFn: (id: string) => apiFetch(`${chartPath(orgId, id)}/restore`, { method: 'POST', schema: chartSchema }),
+    mutationFn: (id: string) =>
+      apiFetch(`${chartPath(orgId, id)}/restore`, { method: 'POST', schema: chartSchema }),
     onSuccess: async () => {
       notifyMessage('charts.done.restore');
       await refresh();
@@ -233,11 +236,22 @@ function ChartList() {
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>
-            <ListPager total={data.total} pageSize={DEFAULT_PAGE_SIZE} page={pageNumber} onChange={setPageNumber} />
+            <ListPager
+              total={data.total}
+              pageSize={DEFAULT_PAGE_SIZE}
+              page={pageNumber}
+              onChange={setPageNumber}
+            />
           </>
         )}
       </ListStates>
-      {editing && <ChartDialog orgId={orgId} chart={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {editing && (
+        <ChartDialog
+          orgId={orgId}
+          chart={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+        />
+      )}
       <ConfirmDialog
         opened={deleting !== null}
         title={t('charts.deleteTitle')}

@@ -28,10 +28,19 @@ const chart = (n: number, name: string, overrides: Partial<Chart> = {}): Chart =
   ...overrides,
 });
 
-const EDITOR = ['CHART_VIEW', 'CHART_EDIT', 'EVENT_VIEW', 'EVENT_EDIT', 'SAVED_SEARCH_VIEW', 'SAVED_SEARCH_EDIT'];
+const EDITOR = [
+  'CHART_VIEW',
+  'CHART_EDIT',
+  'EVENT_VIEW',
+  'EVENT_EDIT',
+  'SAVED_SEARCH_VIEW',
+  'SAVED_SEARCH_EDIT',
+];
 const withAccess = (permissions: string[]) => ({
   ...signedInRoutes,
-  ...orgShellRoutes(orgContextOf(HOME_ORG_ID, 'Provider', { permissions: ['DASHBOARD_VIEW', ...permissions] })),
+  ...orgShellRoutes(
+    orgContextOf(HOME_ORG_ID, 'Provider', { permissions: ['DASHBOARD_VIEW', ...permissions] }),
+  ),
 });
 
 describe('charts list', () => {
@@ -82,7 +91,10 @@ describe('charts list', () => {
       ...withAccess(EDITOR),
       [`GET ${base}/charts`]: ({ url }) => ({
         body: url.includes('state=DELETED')
-          ? { items: [chart(4, 'Old trend', { state: 'DELETED', family: 'ALERT_TRENDS', type: 'line' })], total: 1 }
+          ? {
+              items: [chart(4, 'Old trend', { state: 'DELETED', family: 'ALERT_TRENDS', type: 'line' })],
+              total: 1,
+            }
           : { items: [], total: 0 },
       }),
       [`POST ${base}/chart/${id(4)}/restore`]: ({ url }) => {
