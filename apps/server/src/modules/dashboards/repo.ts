@@ -27,38 +27,66 @@ export interface ListFilter {
 }
 type Page = { limit: number; offset: number };
 
+type Listed = typeof charts | typeof dashboards;
+
+/** An organisation's own rows, or the library's. */
+const scopeOf = (table: Listed, orgId: string, library: boolean): SQL =>
+  library ? and(isNull(table.orgId), eq(table.library, true))! : eq(table.orgId, orgId);
+
+/** One page of charts or dashboards of a state, by name. */
+async function listOf<Row>(db: Db, table: Listed, orgId: string, filter: ListFilter, page: Page) {
+  const where = and(
+    scopeOf(table, orgId, filter.library),
+    eq(table.state, filter.state),
+    filter.search ? ilike(table.name, `%${escapeLike(filter.search)}%`) : undefined,
+  );
+  const [items, [count]] = await Promise.all([
+    db
+      .select({ row: table, createdByName: creatorName })
+      .from(table)
+      .leftJoin(users, eq(users.id, table.createdBy))
+      .where(where)
+      .orderBy(asc(sql`lower(${table.name})`), asc(table.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(table)
+      .where(where),
+  ]);
+  return { items: items as { row: Row; createdByName: string | null }[], total: count?.total ?? 0 };
+}
+
+/**
+ * Marks a chart or dashboard deleted only when it is still live and unchanged since `seenAt` (when
+ * given); answers the row, or undefined when another user changed or deleted it first.
+ */
+async function markDeleted<Row>(db: Db, table: Listed, id: string, seenAt?: Date): Promise<Row | undefined> {
+  const [row] = await db
+    .update(table)
+    .set({ state: 'DELETED', deletedAt: new Date(), modifiedOn: new Date() })
+    .where(
+      and(
+        eq(table.id, id),
+        eq(table.state, 'ACTIVE'),
+        seenAt
+          ? sql`date_trunc('milliseconds', ${table.modifiedOn}) = ${seenAt.toISOString()}::timestamptz`
+          : undefined,
+      ),
+    )
+    .returning();
+  return row as Row | undefined;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Charts
-
-/** An organisation's own charts, or the library's. */
-const chartScope = (orgId: string, library: boolean): SQL =>
-  library ? and(isNull(charts.orgId), eq(charts.library, true))! : eq(charts.orgId, orgId);
 
 /** The charts an organisation sees: its own and the library's. */
 const chartVisibleTo = (orgId: string): SQL =>
   or(eq(charts.orgId, orgId), and(isNull(charts.orgId), eq(charts.library, true)))!;
 
 export async function listCharts(db: Db, orgId: string, filter: ListFilter, page: Page) {
-  const where = and(
-    chartScope(orgId, filter.library),
-    eq(charts.state, filter.state),
-    filter.search ? ilike(charts.name, `%${escapeLike(filter.search)}%`) : undefined,
-  );
-  const [items, [count]] = await Promise.all([
-    db
-      .select({ row: charts, createdByName: creatorName })
-      .from(charts)
-      .leftJoin(users, eq(users.id, charts.createdBy))
-      .where(where)
-      .orderBy(asc(sql`lower(${charts.name})`), asc(charts.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(charts)
-      .where(where),
-  ]);
-  return { items: items as ChartView[], total: count?.total ?? 0 };
+  return listOf<ChartRow>(db, charts, orgId, filter, page);
 }
 
 export async function findChartViews(db: Db, orgId: string, ids: string[]): Promise<ChartView[]> {
@@ -88,57 +116,17 @@ export async function updateChart(db: Db, id: string, values: Partial<NewChart>)
   return row!;
 }
 
-/**
- * Marks a chart deleted only when it is still live and unchanged since `seenAt` (when given);
- * answers the row, or undefined when another user changed or deleted it first.
- */
-export async function markChartDeleted(db: Db, id: string, seenAt?: Date): Promise<ChartRow | undefined> {
-  const [row] = await db
-    .update(charts)
-    .set({ state: 'DELETED', deletedAt: new Date(), modifiedOn: new Date() })
-    .where(
-      and(
-        eq(charts.id, id),
-        eq(charts.state, 'ACTIVE'),
-        seenAt
-          ? sql`date_trunc('milliseconds', ${charts.modifiedOn}) = ${seenAt.toISOString()}::timestamptz`
-          : undefined,
-      ),
-    )
-    .returning();
-  return row;
-}
+export const markChartDeleted = (db: Db, id: string, seenAt?: Date) =>
+  markDeleted<ChartRow>(db, charts, id, seenAt);
 
 // ---------------------------------------------------------------------------------------------------
 // Dashboards
-
-const dashboardScope = (orgId: string, library: boolean): SQL =>
-  library ? and(isNull(dashboards.orgId), eq(dashboards.library, true))! : eq(dashboards.orgId, orgId);
 
 const dashboardVisibleTo = (orgId: string): SQL =>
   or(eq(dashboards.orgId, orgId), and(isNull(dashboards.orgId), eq(dashboards.library, true)))!;
 
 export async function listDashboards(db: Db, orgId: string, filter: ListFilter, page: Page) {
-  const where = and(
-    dashboardScope(orgId, filter.library),
-    eq(dashboards.state, filter.state),
-    filter.search ? ilike(dashboards.name, `%${escapeLike(filter.search)}%`) : undefined,
-  );
-  const [items, [count]] = await Promise.all([
-    db
-      .select({ row: dashboards, createdByName: creatorName })
-      .from(dashboards)
-      .leftJoin(users, eq(users.id, dashboards.createdBy))
-      .where(where)
-      .orderBy(asc(sql`lower(${dashboards.name})`), asc(dashboards.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(dashboards)
-      .where(where),
-  ]);
-  return { items: items as DashboardView[], total: count?.total ?? 0 };
+  return listOf<DashboardRow>(db, dashboards, orgId, filter, page);
 }
 
 export async function findDashboardView(
@@ -183,26 +171,8 @@ export async function updateDashboard(
   return row!;
 }
 
-export async function markDashboardDeleted(
-  db: Db,
-  id: string,
-  seenAt?: Date,
-): Promise<DashboardRow | undefined> {
-  const [row] = await db
-    .update(dashboards)
-    .set({ state: 'DELETED', deletedAt: new Date(), modifiedOn: new Date() })
-    .where(
-      and(
-        eq(dashboards.id, id),
-        eq(dashboards.state, 'ACTIVE'),
-        seenAt
-          ? sql`date_trunc('milliseconds', ${dashboards.modifiedOn}) = ${seenAt.toISOString()}::timestamptz`
-          : undefined,
-      ),
-    )
-    .returning();
-  return row;
-}
+export const markDashboardDeleted = (db: Db, id: string, seenAt?: Date) =>
+  markDeleted<DashboardRow>(db, dashboards, id, seenAt);
 
 /** Library dashboards already copied into an organisation (live or deleted: a deleted copy stays skipped). */
 export async function copiedLibraryIds(db: Db, orgId: string): Promise<Set<string>> {

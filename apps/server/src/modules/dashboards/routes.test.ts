@@ -20,7 +20,10 @@ let restricted: SeededUser;
 let searchReader: SeededUser;
 let outsider: SeededUser;
 let providerAdmin: SeededUser;
-const queries = {} as Record<'logins' | 'failures' | 'byHost' | 'overTime' | 'distinct' | 'library' | 'other', string>;
+const queries = {} as Record<
+  'logins' | 'failures' | 'byHost' | 'overTime' | 'distinct' | 'library' | 'other',
+  string
+>;
 
 const EDIT = [
   'CHART_VIEW',

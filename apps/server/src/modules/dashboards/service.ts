@@ -245,44 +245,68 @@ export async function restoreChart(db: Db, actor: Actor, id: string): Promise<Ch
   });
 }
 
+interface Deletable {
+  id: string;
+  library: boolean;
+  orgId: string | null;
+}
+
 /**
- * Deletes each chart that is still as the caller saw it (same `modifiedOn`); the others count as
- * failed ('… may have been modified by another user'). Each deletion is audited.
+ * Deletes each item that is still as the caller saw it (same `modifiedOn`) and is the caller's to
+ * delete (the organisation's, or the library's for provider administrators); the others count as
+ * failed ('… may have been modified by another user'). Each deletion is audited, in one transaction.
  */
+async function bulkDelete<Row extends Deletable>(
+  db: Db,
+  actor: Actor,
+  items: { id: string; modifiedOn: string }[],
+  steps: {
+    find: (tx: Db, ids: string[]) => Promise<Row[]>;
+    mark: (tx: Db, id: string, seenAt: Date) => Promise<Row | undefined>;
+    audit: (tx: Db, before: Row) => Promise<void>;
+  },
+): Promise<BulkDeleteResult> {
+  const admin = await isProviderAdmin(db, actor.access);
+  const failedIds: string[] = [];
+  let deleted = 0;
+  await db.transaction(async (tx) => {
+    const found = new Map(
+      (
+        await steps.find(
+          tx,
+          items.map((item) => item.id),
+        )
+      ).map((row) => [row.id, row]),
+    );
+    for (const item of items) {
+      const before = found.get(item.id);
+      const seenAt = new Date(item.modifiedOn);
+      const allowed = before && (before.library ? admin : before.orgId === actor.access.org.id);
+      const row =
+        allowed && !Number.isNaN(seenAt.getTime()) ? await steps.mark(tx, item.id, seenAt) : undefined;
+      if (!row) {
+        failedIds.push(item.id);
+        continue;
+      }
+      deleted++;
+      await steps.audit(tx, before!);
+    }
+  });
+  return { deleted, failed: failedIds.length, failedIds };
+}
+
 export async function bulkDeleteCharts(
   db: Db,
   actor: Actor,
   items: { id: string; modifiedOn: string }[],
 ): Promise<BulkDeleteResult> {
   assertChartEditor(actor.access);
-  const admin = await isProviderAdmin(db, actor.access);
-  const failedIds: string[] = [];
-  let deleted = 0;
-  const views = new Map(
-    (
-      await findChartViews(
-        db,
-        actor.access.org.id,
-        items.map((item) => item.id),
-      )
-    ).map((view) => [view.row.id, view]),
-  );
-  await db.transaction(async (tx) => {
-    for (const item of items) {
-      const view = views.get(item.id);
-      const seenAt = new Date(item.modifiedOn);
-      const allowed = view && (view.row.library ? admin : view.row.orgId === actor.access.org.id);
-      const row =
-        allowed && !Number.isNaN(seenAt.getTime()) ? await markChartDeleted(tx, item.id, seenAt) : undefined;
-      if (!row) {
-        failedIds.push(item.id);
-        continue;
-      }
-      deleted++;
-      await chartAudit(tx, actor, 'deleted', item.id, { before: chartSnapshot(view!.row), bulk: true });
-    }
+  return bulkDelete<ChartRow>(db, actor, items, {
+    find: async (tx, ids) => (await findChartViews(tx, actor.access.org.id, ids)).map((view) => view.row),
+    mark: markChartDeleted,
+    audit: (tx, before) =>
+      chartAudit(tx, actor, 'deleted', before.id, { before: chartSnapshot(before), bulk: true }),
   });
-  return { deleted, failed: failedIds.length, failedIds };
 }
 
 /** The range of a data request: the one given, or the last 24 hours. */
@@ -563,30 +587,19 @@ export async function bulkDeleteDashboards(
   actor: Actor,
   items: { id: string; modifiedOn: string }[],
 ): Promise<BulkDeleteResult> {
-  const admin = await isProviderAdmin(db, actor.access);
-  const failedIds: string[] = [];
-  let deleted = 0;
-  await db.transaction(async (tx) => {
-    for (const item of items) {
-      const view = await findDashboardView(tx, actor.access.org.id, item.id);
-      const seenAt = new Date(item.modifiedOn);
-      const allowed = view && (view.row.library ? admin : view.row.orgId === actor.access.org.id);
-      const row =
-        allowed && !Number.isNaN(seenAt.getTime())
-          ? await markDashboardDeleted(tx, item.id, seenAt)
-          : undefined;
-      if (!row) {
-        failedIds.push(item.id);
-        continue;
+  return bulkDelete<DashboardRow>(db, actor, items, {
+    find: async (tx, ids) => {
+      const rows: DashboardRow[] = [];
+      for (const id of ids) {
+        const view = await findDashboardView(tx, actor.access.org.id, id);
+        if (view) rows.push(view.row);
       }
-      deleted++;
-      await dashboardAudit(tx, actor, 'deleted', item.id, {
-        before: dashboardSnapshot(view!.row),
-        bulk: true,
-      });
-    }
+      return rows;
+    },
+    mark: markDashboardDeleted,
+    audit: (tx, before) =>
+      dashboardAudit(tx, actor, 'deleted', before.id, { before: dashboardSnapshot(before), bulk: true }),
   });
-  return { deleted, failed: failedIds.length, failedIds };
 }
 
 export async function chooseDefaultDashboard(db: Db, actor: Actor, id: string): Promise<Dashboard> {

@@ -304,32 +304,25 @@ const keyed = (
 
 const isoRange = (range: Range) => ({ begin: range.begin.toISOString(), end: range.end.toISOString() });
 
-const alertCounts: ChartSource = {
+/** An alert family of counts per key (severity, fraud type, trigger) in the range. */
+const keyedAlertSource = (
+  name: string,
+  count: (db: Db, scope: AlertScope) => Promise<{ key: string; count: number }[]>,
+): ChartSource => ({
   viewPermission: 'ALERT_INBOX_VIEW',
   check: checkAlertDomain,
   async run(db, access, spec, range) {
-    const rows = await alertCountsBySeverity(db, alertScope(access, spec, range));
-    return keyed(rows, 'Alerts', spec.type, isoRange(range));
+    return keyed(await count(db, alertScope(access, spec, range)), name, spec.type, isoRange(range));
   },
-};
+});
 
-const alertFlagged: ChartSource = {
-  viewPermission: 'ALERT_INBOX_VIEW',
-  check: checkAlertDomain,
-  async run(db, access, spec, range) {
-    const rows = await flaggedAlertCounts(db, alertScope(access, spec, range), CHART_TOP_VALUES);
-    return keyed(rows, 'Flagged alerts', spec.type, isoRange(range));
-  },
-};
-
-const dismissedActivity: ChartSource = {
-  viewPermission: 'ALERT_INBOX_VIEW',
-  check: checkAlertDomain,
-  async run(db, access, spec, range) {
-    const rows = await dismissedPerTrigger(db, alertScope(access, spec, range), CHART_TOP_VALUES);
-    return keyed(rows, 'Dismissed alerts', spec.type, isoRange(range));
-  },
-};
+const alertCounts = keyedAlertSource('Alerts', alertCountsBySeverity);
+const alertFlagged = keyedAlertSource('Flagged alerts', (db, scope) =>
+  flaggedAlertCounts(db, scope, CHART_TOP_VALUES),
+);
+const dismissedActivity = keyedAlertSource('Dismissed alerts', (db, scope) =>
+  dismissedPerTrigger(db, scope, CHART_TOP_VALUES),
+);
 
 const alertList: ChartSource = {
   viewPermission: 'ALERT_INBOX_VIEW',

@@ -1,16 +1,9 @@
-import { Box, Button, Group, Menu, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Box, Button, Group, Menu, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import {
-  DASHBOARD_REFRESH_SECONDS,
-  SEARCH_INTERVAL_TYPES,
-  dashboardSchema,
-  displayName,
-  type Dashboard,
-  type SearchIntervalType,
-} from '@vigil/contracts';
+import { dashboardSchema, displayName, type Dashboard, type SearchIntervalType } from '@vigil/contracts';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
@@ -20,6 +13,7 @@ import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { dashboardPath, dashboardsKey } from './api';
 import { ChartTile } from './chart-tile';
 import { DashboardEditor } from './dashboard-editor';
+import { RangeSelect, RefreshSelect } from './range-selects';
 
 /** A dashboard: its tiles over one time range, refreshed on demand or on a timer, and its actions. */
 export function DashboardBoard({
@@ -79,25 +73,8 @@ export function DashboardBoard({
           )}
         </Stack>
         <Group gap="xs" align="flex-end">
-          <Select
-            label={t('dashboards.range')}
-            data={SEARCH_INTERVAL_TYPES.map((value) => ({ value, label: t(`dashboards.ranges.${value}`) }))}
-            value={intervalType}
-            onChange={(value) => value && setIntervalType(value as SearchIntervalType)}
-            allowDeselect={false}
-            w={170}
-          />
-          <Select
-            label={t('dashboards.autoRefresh')}
-            data={DASHBOARD_REFRESH_SECONDS.map((value) => ({
-              value: String(value),
-              label: t(`dashboards.refreshEvery.${value}`),
-            }))}
-            value={String(refreshSeconds)}
-            onChange={(value) => value && setRefreshSeconds(Number(value))}
-            allowDeselect={false}
-            w={170}
-          />
+          <RangeSelect value={intervalType} onChange={setIntervalType} w={170} />
+          <RefreshSelect value={refreshSeconds} onChange={setRefreshSeconds} w={170} />
           <Tooltip label={t('dashboards.refreshAll')}>
             <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={refreshAll}>
               {t('dashboards.refresh')}

@@ -19,8 +19,6 @@ import { useNavigate } from '@tanstack/react-router';
 import {
   DASHBOARD_MAX_CHARTS,
   DASHBOARD_MAX_CHARTS_PER_ROW,
-  DASHBOARD_REFRESH_SECONDS,
-  SEARCH_INTERVAL_TYPES,
   dashboardSchema,
   type Dashboard,
   type SearchIntervalType,
@@ -30,6 +28,7 @@ import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
 import { notifyMessage } from '../../lib/notify';
 import { chartsQuery, dashboardPath, dashboardsKey } from './api';
+import { RangeSelect, RefreshSelect } from './range-selects';
 
 interface Tile {
   chartId: string;
@@ -122,23 +121,8 @@ export function DashboardEditor({
           minRows={1}
         />
         <Group grow>
-          <Select
-            label={t('dashboards.range')}
-            data={SEARCH_INTERVAL_TYPES.map((value) => ({ value, label: t(`dashboards.ranges.${value}`) }))}
-            value={intervalType}
-            onChange={(value) => value && setIntervalType(value as SearchIntervalType)}
-            allowDeselect={false}
-          />
-          <Select
-            label={t('dashboards.autoRefresh')}
-            data={DASHBOARD_REFRESH_SECONDS.map((value) => ({
-              value: String(value),
-              label: t(`dashboards.refreshEvery.${value}`),
-            }))}
-            value={String(refreshSeconds)}
-            onChange={(value) => value && setRefreshSeconds(Number(value))}
-            allowDeselect={false}
-          />
+          <RangeSelect value={intervalType} onChange={setIntervalType} />
+          <RefreshSelect value={refreshSeconds} onChange={setRefreshSeconds} />
         </Group>
         <Tabs defaultValue="quickstart">
           <Tabs.List>

@@ -1,31 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Chart, Dashboard, DashboardSummary } from '@vigil/contracts';
+import type { Dashboard, DashboardSummary } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { chartFixture } from './test-fixtures';
 
 const base = `/api/org/${HOME_ORG_ID}`;
 const id = (n: number) => `00000000-0000-4000-8000-00000000020${n}`;
-
-const chart = (n: number, name: string): Chart => ({
-  id: id(n),
-  orgId: HOME_ORG_ID,
-  name,
-  description: '',
-  type: 'badge',
-  family: 'ALERT_COUNTS',
-  savedQueryIds: [],
-  domain: 'security',
-  rowLimit: null,
-  library: false,
-  copiedFromId: null,
-  state: 'ACTIVE',
-  editable: true,
-  createdByName: null,
-  createdOn: '2026-03-01T09:00:00.000Z',
-  modifiedOn: '2026-03-01T09:00:00.000Z',
-});
+const chart = (n: number, name: string) =>
+  chartFixture(id(n), name, { type: 'badge', family: 'ALERT_COUNTS' });
 
 const dashboard = (overrides: Partial<Dashboard> = {}): Dashboard => ({
   id: id(9),

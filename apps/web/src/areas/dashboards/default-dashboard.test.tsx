@@ -4,33 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { chartFixture } from './test-fixtures';
 
 const base = `/api/org/${HOME_ORG_ID}`;
-const id = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
-
 const chart = (
-  id: string,
+  chartId: string,
   name: string,
   type: Chart['type'],
   family: Chart['family'] = 'SAVED_QUERIES',
-): Chart => ({
-  id,
-  orgId: HOME_ORG_ID,
-  name,
-  description: '',
-  type,
-  family,
-  savedQueryIds: [],
-  domain: 'security',
-  rowLimit: null,
-  library: false,
-  copiedFromId: null,
-  state: 'ACTIVE',
-  editable: true,
-  createdByName: null,
-  createdOn: '2026-03-01T09:00:00.000Z',
-  modifiedOn: '2026-03-01T09:00:00.000Z',
-});
+) => chartFixture(chartId, name, { type, family });
+const id = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
 
 const dashboard = (tiles: Chart[]): Dashboard => ({
   id: 'd1',

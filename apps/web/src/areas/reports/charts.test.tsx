@@ -4,29 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { chartFixture } from '../dashboards/test-fixtures';
 
 const base = `/api/org/${HOME_ORG_ID}`;
 const id = (n: number) => `00000000-0000-4000-8000-00000000010${n}`;
-
-const chart = (n: number, name: string, overrides: Partial<Chart> = {}): Chart => ({
-  id: id(n),
-  orgId: HOME_ORG_ID,
-  name,
-  description: '',
-  type: 'bar',
-  family: 'SAVED_QUERIES',
-  savedQueryIds: [],
-  domain: 'security',
-  rowLimit: null,
-  library: false,
-  copiedFromId: null,
-  state: 'ACTIVE',
-  editable: true,
-  createdByName: null,
-  createdOn: '2026-03-01T09:00:00.000Z',
-  modifiedOn: `2026-03-0${n}T09:00:00.000Z`,
-  ...overrides,
-});
+const chart = (n: number, name: string, overrides: Partial<Chart> = {}) =>
+  chartFixture(id(n), name, { modifiedOn: `2026-03-0${n}T09:00:00.000Z`, ...overrides });
 
 const EDITOR = [
   'CHART_VIEW',
