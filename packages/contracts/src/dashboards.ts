@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventSchema, SEARCH_INTERVAL_TYPES } from './events';
+import { eventSchema, SEARCH_INTERVAL_TYPES, type SearchIntervalType } from './events';
 import { pageParams } from './query-params';
 
 /**
@@ -173,7 +173,7 @@ export const DASHBOARD_NAME_DISPLAY_LENGTH = 50;
 export const DASHBOARD_DESCRIPTION_MAX_LENGTH = 1000;
 export const DASHBOARD_MAX_CHARTS_PER_ROW = 4;
 /** Preview range of a dashboard (spec 3 section 9). */
-export const DASHBOARD_PREVIEW_INTERVAL = '30D';
+export const DASHBOARD_PREVIEW_INTERVAL: SearchIntervalType = '30D';
 export const DASHBOARD_REFRESH_SECONDS = [0, 60, 300, 900] as const;
 export const DASHBOARD_STATES = CHART_STATES;
 export type DashboardState = ChartState;

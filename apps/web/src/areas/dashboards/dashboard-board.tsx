@@ -3,7 +3,13 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { dashboardSchema, displayName, type Dashboard, type SearchIntervalType } from '@vigil/contracts';
+import {
+  DASHBOARD_PREVIEW_INTERVAL,
+  dashboardSchema,
+  displayName,
+  type Dashboard,
+  type SearchIntervalType,
+} from '@vigil/contracts';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
@@ -31,7 +37,10 @@ export function DashboardBoard({
   const navigate = useNavigate();
   const small = useMediaQuery('(max-width: 62em)');
   const canEdit = useHasPermission('DASHBOARD_EDIT');
-  const [intervalType, setIntervalType] = useState<SearchIntervalType>(dashboard.intervalType);
+  // A library dashboard is previewed over 30 days (spec 3 section 9).
+  const [intervalType, setIntervalType] = useState<SearchIntervalType>(
+    dashboard.type === 'LIBRARY' ? DASHBOARD_PREVIEW_INTERVAL : dashboard.intervalType,
+  );
   const [refreshSeconds, setRefreshSeconds] = useState(dashboard.refreshSeconds);
   const [editing, setEditing] = useState<Dashboard | 'new' | null>(null);
   const [deleting, setDeleting] = useState(false);

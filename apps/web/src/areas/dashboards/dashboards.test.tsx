@@ -131,6 +131,35 @@ describe('dashboard library', () => {
     expect(await screen.findByRole('heading', { name: 'Alert desk' })).toBeInTheDocument();
   });
 
+  it('previews a library dashboard over 30 days', async () => {
+    const fetchMock = stubApi({
+      ...withAccess([]),
+      [`GET ${base}/dashboards`]: {
+        body: { items: [summary({ id: id(8), name: 'Alert desk', type: 'LIBRARY', orgId: null })], total: 1 },
+      },
+      [`GET ${base}/dashboard/${id(8)}`]: {
+        body: dashboard({ id: id(8), name: 'Alert desk', type: 'LIBRARY', orgId: null }),
+      },
+      [`POST ${base}/chart/${id(1)}/data`]: { body: { begin: 'a', end: 'b', timeAxis: false, value: 7 } },
+    });
+    const { user } = renderApp(`/dashboards/library?orgId=${HOME_ORG_ID}`);
+    const row = await screen.findByRole('row', { name: /Alert desk/ });
+    expect(
+      within(row).queryByRole('button', { name: 'Add Alert desk to my dashboards' }),
+    ).not.toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: 'Preview' }));
+
+    expect(await screen.findByRole('heading', { name: 'Alert desk' })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Time range' })).toHaveValue('Last 30 days');
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([url, init]) => String(url).endsWith(`/chart/${id(1)}/data`) && String(init?.body).includes('30D'),
+        ),
+      ).toBe(true),
+    );
+  });
+
   it('lets provider administrators copy the library to every customer', async () => {
     stubApi({
       ...withAccess(['DASHBOARD_EDIT', 'TRAC_ADMIN'], true),
