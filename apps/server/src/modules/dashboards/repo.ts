@@ -102,6 +102,20 @@ export async function findChartView(db: Db, orgId: string, id: string): Promise<
   return (await findChartViews(db, orgId, [id]))[0];
 }
 
+/** Live charts drawing a saved query. */
+export async function countChartsUsingQuery(db: Db, savedQueryId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(charts)
+    .where(
+      and(
+        eq(charts.state, 'ACTIVE'),
+        sql`${charts.savedQueryIds} @> ${JSON.stringify([savedQueryId])}::jsonb`,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
 export async function insertChart(db: Db, values: NewChart): Promise<ChartRow> {
   const [row] = await db.insert(charts).values(values).returning();
   return row!;

@@ -477,6 +477,36 @@ describe('chart data', () => {
     expect([denied.statusCode, denied.json().key]).toEqual([403, 'PERMISSION_DENIED']);
   });
 
+  it('keeps the aggregation of a saved query a live chart draws', async () => {
+    const query = (
+      await insertSavedQuery(ctx.database.db, {
+        orgId,
+        name: 'Hosts for a chart',
+        query: '_exists_:host',
+        aggregation: { type: 'terms', field: 'host' },
+        primaryField: null,
+        library: false,
+        createdBy: null,
+      })
+    ).id;
+    const chart = await createChart({
+      name: 'Locked hosts',
+      type: 'pie',
+      family: 'SAVED_QUERIES',
+      savedQueryIds: [query],
+    });
+    const change = (aggregation: object | null) =>
+      call('PUT', `/saved-query/${query}`, editor, {
+        name: 'Hosts for a chart',
+        query: '_exists_:host',
+        aggregation,
+      });
+    const locked = await change({ type: 'count' });
+    expect([locked.statusCode, locked.json().key]).toEqual([409, 'SAVED_QUERY_AGGREGATION_IN_USE']);
+    expect((await call('POST', `/chart/${chart.id}/delete`, editor)).statusCode).toBe(200);
+    expect((await change({ type: 'count' })).statusCode).toBe(200);
+  });
+
   it('answers 404 for charts of another organisation and refuses bad ranges', async () => {
     const chart = await createChart({
       name: 'Private',
