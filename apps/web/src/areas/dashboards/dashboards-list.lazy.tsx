@@ -1,4 +1,15 @@
-import { Badge, Button, EmptyState, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Checkbox,
+  EmptyState,
+  Group,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconLayoutDashboard, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createLazyRoute } from '@tanstack/react-router';
@@ -13,6 +24,7 @@ import { AnchorLink } from '../../shell/links';
 import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { dashboardPath, dashboardsKey, dashboardsQuery } from './api';
+import { useBulkDelete, type Seen } from './bulk-delete';
 import { DashboardEditor } from './dashboard-editor';
 
 export const Route = createLazyRoute('/dashboards')({ component: DashboardsPage });
@@ -36,6 +48,8 @@ function DashboardList() {
   const [pageNumber, setPageNumber] = useState(1);
   const [creating, setCreating] = useState(false);
   const list = useQuery(dashboardsQuery(orgId, { state, pageNumber, pageSize: DEFAULT_PAGE_SIZE }));
+  const { selected, toggle, clear, remove } = useBulkDelete<Seen>(orgId, 'dashboards');
+  const selecting = canEdit && state === 'ACTIVE';
   const change = useMutation({
     mutationFn: ({ id, action }: { id: string; action: 'delete' | 'restore' }) =>
       apiFetch(`${dashboardPath(orgId, id)}/${action}`, { method: 'POST' }),
@@ -58,14 +72,27 @@ function DashboardList() {
           value={state}
           onChange={(value) => {
             setState(value as ChartState);
+            clear();
             setPageNumber(1);
           }}
         />
-        {canEdit && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            {t('dashboards.new')}
-          </Button>
-        )}
+        <Group>
+          {selecting && selected.size > 0 && (
+            <Button
+              color="red"
+              variant="light"
+              loading={remove.isPending}
+              onClick={() => remove.mutate([...selected.values()])}
+            >
+              {t('dashboards.deleteSelected', { count: selected.size })}
+            </Button>
+          )}
+          {canEdit && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+              {t('dashboards.new')}
+            </Button>
+          )}
+        </Group>
       </Group>
       <ListStates
         query={list}
@@ -85,6 +112,11 @@ function DashboardList() {
             <Table striped>
               <Table.Thead>
                 <Table.Tr>
+                  {selecting && (
+                    <Table.Th w={40}>
+                      <VisuallyHidden>{t('dashboards.select')}</VisuallyHidden>
+                    </Table.Th>
+                  )}
                   <Table.Th>{t('dashboards.name')}</Table.Th>
                   <Table.Th>{t('dashboards.charts')}</Table.Th>
                   <Table.Th>{t('dashboards.lastModified')}</Table.Th>
@@ -94,6 +126,16 @@ function DashboardList() {
               <Table.Tbody>
                 {data.items.map((dashboard) => (
                   <Table.Tr key={dashboard.id}>
+                    {selecting && (
+                      <Table.Td>
+                        <Checkbox
+                          aria-label={t('dashboards.selectNamed', { name: dashboard.name })}
+                          checked={selected.has(dashboard.id)}
+                          disabled={!dashboard.editable}
+                          onChange={() => toggle({ id: dashboard.id, modifiedOn: dashboard.lastModifiedOn })}
+                        />
+                      </Table.Td>
+                    )}
                     <Table.Td>
                       <Group gap="xs">
                         {state === 'ACTIVE' ? (

@@ -103,6 +103,58 @@ describe('dashboard editor', () => {
   });
 });
 
+describe('all dashboards', () => {
+  it('deletes selected dashboards, saying which another user changed meanwhile, and restores one', async () => {
+    let deleteBody: unknown;
+    let restored = false;
+    stubApi({
+      ...withAccess(['DASHBOARD_EDIT']),
+      [`GET ${base}/dashboards`]: ({ url }) => ({
+        body: url.includes('state=DELETED')
+          ? { items: [summary({ id: id(5), name: 'Old board', state: 'DELETED' })], total: 1 }
+          : {
+              items: [
+                summary({ id: id(3), name: 'Fraud desk', isDefault: true }),
+                summary({ id: id(4), name: 'Branches', lastModifiedOn: '2026-03-04T09:00:00.000Z' }),
+              ],
+              total: 2,
+            },
+      }),
+      [`POST ${base}/dashboards/bulk-delete`]: ({ init }) => {
+        deleteBody = JSON.parse(String(init?.body));
+        return { body: { deleted: 1, failed: 1, failedIds: [id(4)] } };
+      },
+      [`POST ${base}/dashboard/${id(5)}/restore`]: () => {
+        restored = true;
+        return { body: dashboard({ id: id(5), name: 'Old board' }) };
+      },
+    });
+    const { user } = renderApp(`/dashboards?orgId=${HOME_ORG_ID}`);
+
+    const row = await screen.findByRole('row', { name: /Fraud desk/ });
+    expect(within(row).getByText('Default')).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Fraud desk' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Branches' }));
+    await user.click(screen.getByRole('button', { name: 'Delete 2 dashboards' }));
+    expect(
+      await screen.findByText(
+        'Deleting 1 dashboard(s) succeeded, but another 1 dashboard(s) failed. They may have been modified by another user.',
+      ),
+    ).toBeInTheDocument();
+    expect(deleteBody).toEqual({
+      items: [
+        { id: id(3), modifiedOn: '2026-03-01T09:00:00.000Z' },
+        { id: id(4), modifiedOn: '2026-03-04T09:00:00.000Z' },
+      ],
+    });
+
+    await user.click(screen.getByRole('radio', { name: 'Deleted' }));
+    await user.click(await screen.findByRole('button', { name: 'Restore Old board' }));
+    expect(await screen.findByText('Dashboard restored.')).toBeInTheDocument();
+    expect(restored).toBe(true);
+  });
+});
+
 describe('dashboard library', () => {
   it('adds a library dashboard to the organisation and opens the copy', async () => {
     stubApi({

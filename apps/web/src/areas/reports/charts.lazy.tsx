@@ -15,20 +15,14 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconChartBar, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createLazyRoute } from '@tanstack/react-router';
-import {
-  DEFAULT_PAGE_SIZE,
-  bulkDeleteResultSchema,
-  chartSchema,
-  type Chart,
-  type ChartState,
-} from '@vigil/contracts';
+import { DEFAULT_PAGE_SIZE, chartSchema, type Chart, type ChartState } from '@vigil/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
 import { notifyMessage } from '../../lib/notify';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
-import { orgPath } from '../assets/queries';
 import { chartPath, chartsQuery, dashboardsKey } from '../dashboards/api';
+import { useBulkDelete } from '../dashboards/bulk-delete';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
 import { ListPager } from '../../shell/list-pager';
@@ -60,7 +54,6 @@ function ChartList() {
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   const [state, setState] = useState<ChartState>('ACTIVE');
   const [pageNumber, setPageNumber] = useState(1);
-  const [selected, setSelected] = useState<Map<string, Chart>>(new Map());
   const [editing, setEditing] = useState<Chart | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Chart[] | null>(null);
   const list = useQuery(
@@ -76,31 +69,9 @@ function ChartList() {
     },
     meta: { errorKey: 'charts.actionFailed' },
   });
-  const remove = useMutation({
-    mutationFn: (charts: Chart[]) =>
-      apiFetch(`${orgPath(orgId)}/charts/bulk-delete`, {
-        method: 'POST',
-        body: { items: charts.map((chart) => ({ id: chart.id, modifiedOn: chart.modifiedOn })) },
-        schema: bulkDeleteResultSchema,
-      }),
-    onSuccess: async (result) => {
-      setDeleting(null);
-      setSelected(new Map());
-      if (result.failed > 0) notifyMessage('charts.bulkDeletePartial', 'yellow', result);
-      else notifyMessage('charts.done.delete', 'green', { count: result.deleted });
-      await refresh();
-    },
-    meta: { errorKey: 'charts.actionFailed' },
-  });
+  const { selected, toggle, clear, remove } = useBulkDelete<Chart>(orgId, 'charts');
+  const onDeleted = { onSuccess: () => setDeleting(null) };
   const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
-  const toggle = (chart: Chart) =>
-    setSelected((current) => {
-      const next = new Map(current);
-      if (next.has(chart.id)) next.delete(chart.id);
-      else next.set(chart.id, chart);
-      return next;
-    });
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
@@ -124,7 +95,7 @@ function ChartList() {
             value={state}
             onChange={(value) => {
               setState(value as ChartState);
-              setSelected(new Map());
+              clear();
               setPageNumber(1);
             }}
           />
@@ -258,7 +229,7 @@ function ChartList() {
         message={t('charts.deleteMessage', { count: deleting?.length ?? 0, name: deleting?.[0]?.name ?? '' })}
         confirmLabel={t('charts.delete')}
         loading={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
+        onConfirm={() => deleting && remove.mutate(deleting, onDeleted)}
         onCancel={() => setDeleting(null)}
       />
     </Stack>
