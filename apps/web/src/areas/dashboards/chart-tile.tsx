@@ -34,7 +34,7 @@ export function ChartTile({
   return (
     <Card withBorder padding="md" h="100%" component="section" aria-labelledby={headingId}>
       <Group justify="space-between" wrap="nowrap" mb="xs" gap="xs">
-        <Title order={2} size="h5" id={headingId} lineClamp={1} title={chart?.name}>
+        <Title order={3} size="h5" id={headingId} lineClamp={1} title={chart?.name}>
           {chart ? displayName(chart.name) : t('charts.missing')}
         </Title>
         {live && (

@@ -70,9 +70,10 @@ export function DashboardBoard({
 
   return (
     <Stack gap="md">
+      <Title order={1}>{t('dashboards.title')}</Title>
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <Stack gap={2}>
-          <Title order={1} title={dashboard.name}>
+          <Title order={2} title={dashboard.name}>
             {displayName(dashboard.name)}
           </Title>
           {dashboard.description && (

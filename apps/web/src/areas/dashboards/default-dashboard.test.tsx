@@ -97,6 +97,7 @@ describe('default dashboard', () => {
     expect(
       await screen.findByRole('heading', { name: 'Security operations overview for the retail banki…' }),
     ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Dashboards' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboards/default');
     expect(router.state.location.search).toEqual({ orgId: HOME_ORG_ID });
 
