@@ -5,6 +5,7 @@
  * and drop scratch databases in).
  */
 import { accessHookBenchmark } from './access-hook';
+import { dashboardBenchmark } from './dashboard';
 import { assetSearchBenchmark } from './asset-search';
 import { eventIngestBenchmark } from './event-ingest';
 import { eventSearchBenchmark } from './event-search';
@@ -19,6 +20,7 @@ const benchmarks: Record<string, () => Promise<BenchResult>> = {
   events: eventSearchBenchmark,
   triggers: triggerCycleBenchmark,
   indicators: indicatorMatchBenchmark,
+  dashboard: dashboardBenchmark,
 };
 
 const chosen = process.argv.slice(2);

@@ -36,6 +36,7 @@ import { ssoRoutes } from './modules/sso/routes';
 import { APP_VERSION, systemRoutes } from './modules/system/routes';
 import { classifierRoutes } from './modules/classifiers/routes';
 import { customParserRoutes } from './modules/custom-parsers/routes';
+import { dashboardRoutes } from './modules/dashboards/routes';
 import { savedQueryRoutes } from './modules/saved-queries/routes';
 import { watchlistRoutes } from './modules/watchlists/routes';
 import { triggerRoutes } from './modules/triggers/routes';
@@ -193,6 +194,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(threatRoutes(database.db));
   await app.register(alertRoutes(database.db, sendMail));
   await app.register(ticketRoutes({ db: database.db, sendMail }));
+  await app.register(dashboardRoutes(database.db));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 

@@ -235,8 +235,24 @@ const homeRoute = orgRoute('/home').lazy(() =>
 const oldDashboardsRoute = orgRoute('/dashboard/$').lazy(() =>
   import('./areas/dashboards/unavailable.lazy').then((m) => m.oldDashboardsRoute),
 );
-const dashboardsRoute = orgRoute('/dashboards/$').lazy(() =>
-  import('./areas/dashboards/unavailable.lazy').then((m) => m.dashboardsRoute),
+const dashboardListRoute = orgRoute('/dashboards').lazy(() =>
+  import('./areas/dashboards/dashboards-list.lazy').then((m) => m.Route),
+);
+const dashboardViewRoute = orgRoute('/dashboards/$dashboardId/view').lazy(() =>
+  import('./areas/dashboards/dashboard-view.lazy').then((m) => m.Route),
+);
+const dashboardLibraryRoute = orgRoute('/dashboards/library').lazy(() =>
+  import('./areas/dashboards/library.lazy').then((m) => m.Route),
+);
+const chartsRoute = orgRoute('/reports/charts/list').lazy(() =>
+  import('./areas/reports/charts.lazy').then((m) => m.Route),
+);
+// Workspaces are built with their own issue; a splat here would also catch /dashboards itself.
+const workspacesRoute = orgRoute('/dashboards/workspace-tiles').lazy(() =>
+  import('./areas/dashboards/unavailable.lazy').then((m) => m.workspacesRoute),
+);
+const libraryWorkspacesRoute = orgRoute('/dashboards/library/workspace-tiles').lazy(() =>
+  import('./areas/dashboards/unavailable.lazy').then((m) => m.libraryWorkspacesRoute),
 );
 const reportsRoute = orgRoute('/reports/$').lazy(() =>
   import('./areas/reports/unavailable.lazy').then((m) => m.reportsRoute),
@@ -424,7 +440,12 @@ const routeTree = rootRoute.addChildren([
   setupTotpProfileCodeRoute,
   homeRoute,
   oldDashboardsRoute,
-  dashboardsRoute,
+  dashboardListRoute,
+  dashboardViewRoute,
+  dashboardLibraryRoute,
+  workspacesRoute,
+  libraryWorkspacesRoute,
+  chartsRoute,
   reportsRoute,
   ticketsRoute,
   incidentsRoute,

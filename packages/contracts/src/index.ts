@@ -23,3 +23,4 @@ export * from './alerts';
 export * from './triggers';
 export * from './trigger-library';
 export * from './tickets';
+export * from './dashboards';

@@ -21,3 +21,4 @@ export * from '../modules/watchlists/tables';
 export * from '../modules/triggers/tables';
 export * from '../modules/alerts/tables';
 export * from '../modules/tickets/tables';
+export * from '../modules/dashboards/tables';

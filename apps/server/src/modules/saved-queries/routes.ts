@@ -33,7 +33,7 @@ const WRITE_NOTE =
   'The name is unique in the organisation, any case (409 SAVED_QUERY_NAME_TAKEN); the query must parse ' +
   '(400 SAVED_QUERY_INVALID_QUERY with `position`, at most 2048 characters). Library queries are changed ' +
   'only by provider staff (403 SAVED_QUERY_LIBRARY_READ_ONLY); queries of other organisations answer 404 ' +
-  'SAVED_QUERY_NOT_FOUND. The aggregation cannot change while a trigger or report uses the query (409 ' +
+  'SAVED_QUERY_NOT_FOUND. The aggregation cannot change while a trigger or a live chart uses the query (409 ' +
   'SAVED_QUERY_AGGREGATION_IN_USE).';
 
 /** Saved queries (spec 3): the organisation's own and the provider's library. */

@@ -6,6 +6,7 @@ import { recordActivity } from '../../platform/audit/audit';
 import { findSqlState } from '../../platform/error-handler';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { viewerOf } from '../roles/rules';
+import { countChartsUsingQuery } from '../dashboards/repo';
 import { countTriggersUsingQuery } from '../triggers/repo';
 import {
   deleteSavedQuery,
@@ -54,11 +55,12 @@ function assertValidQuery(query: string) {
 }
 
 /**
- * How many live triggers (not deleted or archived) use a saved query, alone or as a sequence step;
- * a query in use keeps its aggregation. Reports register their use here when they exist.
+ * How many live triggers (not deleted or archived) use a saved query, alone or as a sequence step,
+ * and how many live charts draw it; a query in use keeps its aggregation, since the chart types
+ * that can draw it depend on it. Reports register their use here when they exist.
  */
 export async function savedQueryUseCount(db: Db, id: string): Promise<number> {
-  return countTriggersUsingQuery(db, id);
+  return (await countTriggersUsingQuery(db, id)) + (await countChartsUsingQuery(db, id));
 }
 
 /** Library queries are changed only by provider staff; an organisation's only by its own people. */

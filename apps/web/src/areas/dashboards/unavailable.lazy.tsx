@@ -1,6 +1,9 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { AreaUnavailable } from '../../shell/area-unavailable';
 
-// Dashboards other than the default one are built with their own issue.
+// Workspaces and the old dashboards area are built with their own issue.
 export const oldDashboardsRoute = createLazyRoute('/dashboard/$')({ component: AreaUnavailable });
-export const dashboardsRoute = createLazyRoute('/dashboards/$')({ component: AreaUnavailable });
+export const workspacesRoute = createLazyRoute('/dashboards/workspace-tiles')({ component: AreaUnavailable });
+export const libraryWorkspacesRoute = createLazyRoute('/dashboards/library/workspace-tiles')({
+  component: AreaUnavailable,
+});

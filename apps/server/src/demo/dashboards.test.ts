@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, orgRequest, type TestContext } from '../../test/app';
+import { seedEvents } from '../../test/events';
+import { seedOrg, seedUser, type SeededUser } from '../../test/fixtures';
+import { seedDashboardsDemo, seedLibraryDashboardDemo } from './dashboards';
+
+let ctx: TestContext;
+let orgId: string;
+let analyst: SeededUser;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const db = ctx.database.db;
+  orgId = (await seedOrg(db)).id;
+  analyst = await seedUser(db, {
+    homeOrgId: orgId,
+    permissions: ['DASHBOARD_VIEW', 'CHART_VIEW', 'EVENT_VIEW', 'ALERT_INBOX_VIEW'],
+  });
+  const hour = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000);
+  await seedEvents(db, orgId, [
+    {
+      timestamp: hour(2),
+      host: 'dc-01',
+      dataSource: 'windows-security',
+      message: 'failed',
+      fields: { outcome: 'failure' },
+    },
+    {
+      timestamp: hour(3),
+      host: 'dc-01',
+      dataSource: 'windows-security',
+      message: 'ok',
+      fields: { outcome: 'success' },
+    },
+    {
+      timestamp: hour(4),
+      host: 'core-01',
+      dataSource: 'core-banking',
+      message: 'wire of 10.00 USD',
+      fields: { transactionType: 'wire' },
+    },
+    {
+      timestamp: hour(5),
+      host: 'fw-01',
+      dataSource: 'firewall',
+      message: 'deny',
+      fields: { action: 'deny' },
+    },
+  ]);
+  await seedDashboardsDemo(db, orgId, analyst.id);
+  await seedLibraryDashboardDemo(db, analyst.id);
+});
+afterAll(() => ctx.close());
+
+describe('demo dashboards', () => {
+  it("land each bank's users on a dashboard whose every chart draws live data", async () => {
+    const landing = await orgRequest(ctx, orgId, 'GET', '/dashboards/default', analyst);
+    const dashboard = landing.json().dashboard;
+    expect(dashboard.name).toBe('Security operations');
+    expect(dashboard.tiles.map((tile: { chart: { name: string } }) => tile.chart.name)).toEqual([
+      'Events by data source',
+      'Failed sign-ins',
+      'Top hosts',
+      'Alerts by severity',
+      'Transactions by type',
+      'Latest core-banking events',
+      'Alert trend',
+    ]);
+    const data: Record<string, Record<string, unknown>> = {};
+    for (const tile of dashboard.tiles as { chartId: string; chart: { name: string } }[]) {
+      const response = await orgRequest(ctx, orgId, 'POST', `/chart/${tile.chartId}/data`, analyst, {
+        intervalType: dashboard.intervalType,
+      });
+      expect(response.statusCode, `${tile.chart.name}: ${response.body}`).toBe(200);
+      data[tile.chart.name] = response.json();
+    }
+    expect(data['Failed sign-ins']!.value).toBe(1);
+    expect(data['Top hosts']!.categories).toEqual(['dc-01', 'core-01', 'fw-01']);
+    expect(data['Transactions by type']!.categories).toEqual(['wire']);
+    expect(
+      (data['Latest core-banking events']!.events as { host: string }[]).map((event) => event.host),
+    ).toEqual(['core-01']);
+    const series = data['Events by data source']!.series as { name: string; values: number[] }[];
+    expect(series.map((entry) => [entry.name, entry.values.reduce((a, b) => a + b, 0)])).toEqual([
+      ['Events from windows-security', 2],
+      ['Events from firewall', 1],
+      ['Events from web-proxy', 0],
+      ['Events from core-banking', 1],
+    ]);
+  });
+
+  it('offer the provider library dashboard to every organisation', async () => {
+    const library = await orgRequest(ctx, orgId, 'GET', '/dashboards?library=true', analyst);
+    expect(
+      library.json().items.map((item: { name: string; chartCount: number }) => [item.name, item.chartCount]),
+    ).toEqual([['Alert desk', 4]]);
+  });
+});

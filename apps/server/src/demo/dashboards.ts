@@ -1,0 +1,204 @@
+import type { Db } from '../db/client';
+import { insertChart, insertDashboard, type NewChart } from '../modules/dashboards/repo';
+import { insertSavedQuery } from '../modules/saved-queries/repo';
+
+const DATA_SOURCES = ['windows-security', 'firewall', 'web-proxy', 'core-banking'] as const;
+
+type ChartSeed = Pick<NewChart, 'name' | 'description' | 'type' | 'family'> & {
+  savedQueryIds?: string[];
+  rowLimit?: number;
+};
+
+/**
+ * Each demo bank's default dashboard, "Security operations", of live charts over its demo events
+ * and alerts: events by data source over time, failed sign-ins, top hosts, alerts by severity,
+ * transactions by type, the latest core-banking events and the alert trend. Answers the
+ * dashboard's id.
+ */
+export async function seedDashboardsDemo(db: Db, orgId: string, createdBy: string): Promise<string> {
+  const query = async (
+    name: string,
+    text: string,
+    aggregation: { type: string; field?: string } | null = null,
+  ) =>
+    (
+      await insertSavedQuery(db, {
+        orgId,
+        name,
+        description: 'Used by the Security operations dashboard.',
+        query: text,
+        aggregation,
+        primaryField: null,
+        library: false,
+        createdBy,
+      })
+    ).id;
+  const perSource: string[] = [];
+  for (const source of DATA_SOURCES)
+    perSource.push(await query(`Events from ${source}`, `data_source:${source}`));
+  const failed = await query('Failed sign-ins', 'data_source:windows-security AND outcome:failure');
+  const hosts = await query('Top hosts', '_exists_:host', { type: 'terms', field: 'host' });
+  const transactions = await query('Transactions by type', 'data_source:core-banking', {
+    type: 'terms',
+    field: 'transactionType',
+  });
+  const coreBanking = await query('Core-banking events', 'data_source:core-banking');
+
+  const chart = async (seed: ChartSeed) =>
+    (
+      await insertChart(db, {
+        orgId,
+        library: false,
+        domain: 'security',
+        savedQueryIds: seed.savedQueryIds ?? [],
+        rowLimit: seed.rowLimit ?? null,
+        createdBy,
+        ...seed,
+      })
+    ).id;
+  const tiles = [
+    {
+      chartId: await chart({
+        name: 'Events by data source',
+        description: 'Events per data source over time.',
+        type: 'line',
+        family: 'SAVED_QUERIES',
+        savedQueryIds: perSource,
+      }),
+      width: 2,
+    },
+    {
+      chartId: await chart({
+        name: 'Failed sign-ins',
+        description: 'Failed Windows sign-ins in the range.',
+        type: 'badge',
+        family: 'SAVED_QUERIES',
+        savedQueryIds: [failed],
+      }),
+      width: 1,
+    },
+    {
+      chartId: await chart({
+        name: 'Top hosts',
+        description: '',
+        type: 'bar',
+        family: 'SAVED_QUERIES',
+        savedQueryIds: [hosts],
+      }),
+      width: 1,
+    },
+    {
+      chartId: await chart({
+        name: 'Alerts by severity',
+        description: '',
+        type: 'bar',
+        family: 'ALERT_COUNTS',
+      }),
+      width: 1,
+    },
+    {
+      chartId: await chart({
+        name: 'Transactions by type',
+        description: '',
+        type: 'pie',
+        family: 'SAVED_QUERIES',
+        savedQueryIds: [transactions],
+      }),
+      width: 1,
+    },
+    {
+      chartId: await chart({
+        name: 'Latest core-banking events',
+        description: '',
+        type: 'events_table',
+        family: 'SAVED_QUERIES',
+        savedQueryIds: [coreBanking],
+        rowLimit: 10,
+      }),
+      width: 2,
+    },
+    {
+      chartId: await chart({
+        name: 'Alert trend',
+        description: 'Alerts per day over the past year.',
+        type: 'line',
+        family: 'ALERT_TRENDS',
+      }),
+      width: 1,
+    },
+  ];
+  const dashboard = await insertDashboard(db, {
+    orgId,
+    library: false,
+    name: 'Security operations',
+    description: 'Events, sign-ins and alerts of the bank at a glance.',
+    chartsPerRow: 3,
+    tiles,
+    intervalType: '7D',
+    refreshSeconds: 300,
+    createdBy,
+  });
+  return dashboard.id;
+}
+
+/** The provider's library dashboard "Alert desk", of alert charts that work in every organisation. */
+export async function seedLibraryDashboardDemo(db: Db, createdBy: string): Promise<string> {
+  const chart = async (seed: ChartSeed) =>
+    (
+      await insertChart(db, {
+        orgId: null,
+        library: true,
+        domain: 'security',
+        savedQueryIds: [],
+        rowLimit: seed.rowLimit ?? null,
+        createdBy,
+        ...seed,
+      })
+    ).id;
+  const tiles = [
+    {
+      chartId: await chart({
+        name: 'Alerts by severity',
+        description: '',
+        type: 'pie',
+        family: 'ALERT_COUNTS',
+      }),
+      width: 1,
+    },
+    {
+      chartId: await chart({ name: 'Alert trend', description: '', type: 'area', family: 'ALERT_TRENDS' }),
+      width: 2,
+    },
+    {
+      chartId: await chart({
+        name: 'Latest alerts',
+        description: '',
+        type: 'table',
+        family: 'ALERT_LIST',
+        rowLimit: 10,
+      }),
+      width: 2,
+    },
+    {
+      chartId: await chart({
+        name: 'Dismissed by trigger',
+        description: '',
+        type: 'bar',
+        family: 'DISMISSED_TRIGGER_ACTIVITY',
+      }),
+      width: 1,
+    },
+  ];
+  const dashboard = await insertDashboard(db, {
+    orgId: null,
+    library: true,
+    name: 'Alert desk',
+    description: 'What the alert inbox holds and how it is worked.',
+    chartsPerRow: 3,
+    tiles,
+    intervalType: '30D',
+    refreshSeconds: 0,
+    createdBy,
+  });
+  return dashboard.id;
+}

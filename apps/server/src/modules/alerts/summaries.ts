@@ -1,0 +1,105 @@
+import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { ALERT_SEVERITIES } from '@vigil/contracts';
+import type { Db } from '../../db/client';
+import { triggers } from '../triggers/tables';
+import { alerts } from './tables';
+
+/**
+ * Alert figures for charts and dashboards (spec 3 "security and fraud alerts (list, counts,
+ * flagged)", "dismissed trigger activity summary", "alert trends"). Every function is scoped to one
+ * organisation and domain; the caller checks the domain's product.
+ */
+export interface AlertScope {
+  orgId: string;
+  domain: string;
+  begin: Date;
+  end: Date;
+}
+
+const inScope = (scope: AlertScope) =>
+  and(
+    eq(alerts.orgId, scope.orgId),
+    eq(alerts.domain, scope.domain),
+    gte(alerts.firedAt, scope.begin),
+    lte(alerts.firedAt, scope.end),
+  );
+
+/** Alerts fired in the range per severity, highest first (every severity listed). */
+export async function alertCountsBySeverity(db: Db, scope: AlertScope) {
+  const rows = await db
+    .select({ severity: alerts.severity, count: sql<number>`count(*)::int` })
+    .from(alerts)
+    .where(inScope(scope))
+    .groupBy(alerts.severity);
+  const bySeverity = new Map(rows.map((row) => [row.severity, row.count]));
+  const known: string[] = [...ALERT_SEVERITIES];
+  const extra = rows.map((row) => row.severity).filter((severity) => !known.includes(severity));
+  return [...known, ...extra].map((severity) => ({ key: severity, count: bySeverity.get(severity) ?? 0 }));
+}
+
+/** Fraud-flagged alerts fired in the range per fraud type, most first. */
+export async function flaggedAlertCounts(db: Db, scope: AlertScope, limit: number) {
+  return db
+    .select({ key: sql<string>`coalesce(${alerts.fraudType}, 'UNKNOWN')`, count: sql<number>`count(*)::int` })
+    .from(alerts)
+    .where(and(inScope(scope), eq(alerts.state, 'FRAUD_FLAGGED')))
+    .groupBy(sql`1`)
+    .orderBy(sql`2 DESC`, sql`1`)
+    .limit(limit);
+}
+
+/** The latest alerts fired in the range, and how many there are. */
+export async function latestAlerts(db: Db, scope: AlertScope, limit: number) {
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({
+        firedAt: alerts.firedAt,
+        title: alerts.title,
+        severity: alerts.severity,
+        state: alerts.state,
+        triggerName: triggers.name,
+      })
+      .from(alerts)
+      .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
+      .where(inScope(scope))
+      .orderBy(desc(alerts.firedAt), alerts.id)
+      .limit(limit),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(alerts)
+      .where(inScope(scope)),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+/** Alerts fired per UTC day of the range (days without alerts left out). */
+export async function alertsPerDay(db: Db, scope: AlertScope) {
+  const day = sql<string>`to_char(date_trunc('day', ${alerts.firedAt} AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`;
+  return db
+    .select({ day, count: sql<number>`count(*)::int` })
+    .from(alerts)
+    .where(inScope(scope))
+    .groupBy(sql`1`)
+    .orderBy(sql`1`);
+}
+
+/** Alerts dismissed in the range per trigger (threat match as one), most first. */
+export async function dismissedPerTrigger(db: Db, scope: AlertScope, limit: number) {
+  const name = sql<string>`coalesce(max(${triggers.name}), CASE WHEN ${alerts.kind} = 'THREAT_MATCH' THEN 'Threat match' ELSE 'Deleted trigger' END)`;
+  return db
+    .select({ key: name, count: sql<number>`count(*)::int` })
+    .from(alerts)
+    .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
+    .where(
+      and(
+        eq(alerts.orgId, scope.orgId),
+        eq(alerts.domain, scope.domain),
+        eq(alerts.state, 'DISMISSED'),
+        gte(sql`coalesce(${alerts.dismissedAt}, ${alerts.firedAt})`, scope.begin),
+        lte(sql`coalesce(${alerts.dismissedAt}, ${alerts.firedAt})`, scope.end),
+      ),
+    )
+    .groupBy(alerts.triggerId, alerts.kind)
+    .orderBy(sql`2 DESC`, sql`1`)
+    .limit(limit);
+}

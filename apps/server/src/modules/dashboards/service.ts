@@ -1,0 +1,703 @@
+import {
+  CHART_FAMILY_TYPES,
+  DASHBOARD_MAX_CHARTS,
+  type BulkDeleteResult,
+  type Chart,
+  type ChartData,
+  type chartInputSchema,
+  type dashboardInputSchema,
+  type ChartRange,
+  type Dashboard,
+  type DashboardSummary,
+  type LibraryCopyResult,
+  type SearchIntervalType,
+} from '@vigil/contracts';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
+import { refusalFor, type AccessContext } from '../../platform/access';
+import { recordActivity } from '../../platform/audit/audit';
+import { AppError, conflict, validationFailed } from '../../platform/errors';
+import { resolveRange } from '../events/service';
+import { listAllOrgs } from '../orgs/repo';
+import { viewerOf } from '../roles/rules';
+import {
+  copiedLibraryIds,
+  findChartView,
+  findChartViews,
+  findDashboardView,
+  findDefaultDashboardId,
+  firstDashboardId,
+  insertChart,
+  insertDashboard,
+  liveLibraryDashboards,
+  markChartDeleted,
+  markDashboardDeleted,
+  setDefaultDashboard,
+  updateChart,
+  updateDashboard,
+  type ChartRow,
+  type ChartView,
+  type DashboardRow,
+  type DashboardView,
+} from './repo';
+import { CHART_SOURCES, type ChartSpec } from './sources';
+
+export interface Actor {
+  access: AccessContext;
+  ip?: string;
+}
+
+type ParsedChart = z.output<typeof chartInputSchema>;
+type ParsedDashboard = z.output<typeof dashboardInputSchema>;
+
+export const chartNotFound = () => new AppError('NotFoundException', 'CHART_NOT_FOUND', 'Chart not found');
+export const dashboardNotFound = () =>
+  new AppError('NotFoundException', 'DASHBOARD_NOT_FOUND', 'Dashboard not found');
+
+const libraryDenied = () =>
+  new AppError(
+    'AccessDeniedException',
+    'LIBRARY_COPY_DENIED',
+    'Only provider administrators manage the library',
+  );
+
+/** Provider administrators: TRAC_ADMIN held by provider staff. */
+async function isProviderAdmin(db: Db, access: AccessContext): Promise<boolean> {
+  return access.permissions.has('TRAC_ADMIN') && (await viewerOf(db, access)).providerStaff;
+}
+
+async function assertProviderAdmin(db: Db, access: AccessContext) {
+  if (!(await isProviderAdmin(db, access))) throw libraryDenied();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Charts
+
+export function chartJson({ row, createdByName }: ChartView, editable: boolean): Chart {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    name: row.name,
+    description: row.description,
+    type: row.type as Chart['type'],
+    family: row.family as Chart['family'],
+    savedQueryIds: row.savedQueryIds,
+    domain: row.domain as Chart['domain'],
+    rowLimit: row.rowLimit,
+    library: row.library,
+    copiedFromId: row.copiedFromId,
+    state: row.state as Chart['state'],
+    editable,
+    createdByName,
+    createdOn: row.createdOn.toISOString(),
+    modifiedOn: row.modifiedOn.toISOString(),
+  };
+}
+
+/** Whether the caller may change each chart: the organisation's own, or the library's for provider admins. */
+export async function chartEditableFlags(
+  db: Db,
+  access: AccessContext,
+  rows: { library: boolean; orgId: string | null }[],
+) {
+  const editor = hasChartEdit(access);
+  const admin = rows.some((row) => row.library) ? await isProviderAdmin(db, access) : false;
+  return rows.map((row) => editor && (row.library ? admin : row.orgId === access.org.id));
+}
+
+const hasChartEdit = (access: AccessContext) =>
+  access.permissions.has('CHART_EDIT') &&
+  access.permissions.has('EVENT_EDIT') &&
+  access.permissions.has('SAVED_SEARCH_EDIT');
+
+/** Editing charts needs Event Search and Saved Search Read & Write besides Charts (spec 3 section 6). */
+function assertChartEditor(access: AccessContext) {
+  if (!hasChartEdit(access)) {
+    throw new AppError(
+      'AccessDeniedException',
+      'CHART_EDIT_NEEDS_SEARCH',
+      'Editing charts needs EVENT_EDIT and SAVED_SEARCH_EDIT',
+    );
+  }
+}
+
+const specOf = (input: ParsedChart | ChartRow): ChartSpec => ({
+  type: input.type as ChartSpec['type'],
+  family: input.family as ChartSpec['family'],
+  savedQueryIds: [...input.savedQueryIds],
+  domain: input.domain,
+  rowLimit: input.rowLimit ?? null,
+  library: input.library,
+});
+
+/** The rules of spec 3 for a chart; answers the settings to store. */
+async function checkChart(db: Db, access: AccessContext, input: ParsedChart): Promise<ChartSpec> {
+  if (!CHART_FAMILY_TYPES[input.family].includes(input.type)) {
+    throw validationFailed('CHART_TYPE_NOT_SUPPORTED', `A ${input.type} chart cannot show ${input.family}`, {
+      field: 'type',
+      params: { type: input.type, family: input.family },
+      validValues: [...CHART_FAMILY_TYPES[input.family]],
+    });
+  }
+  return CHART_SOURCES[input.family].check(db, access, specOf(input));
+}
+
+const chartSnapshot = (row: ChartRow) => ({
+  name: row.name,
+  description: row.description,
+  type: row.type,
+  family: row.family,
+  savedQueryIds: row.savedQueryIds,
+  domain: row.domain,
+  rowLimit: row.rowLimit,
+  library: row.library,
+  state: row.state,
+});
+
+async function chartAudit(
+  db: Db,
+  actor: Actor,
+  action: string,
+  id: string,
+  details: Record<string, unknown>,
+) {
+  await recordActivity(db, {
+    orgId: actor.access.org.id,
+    actorUserId: actor.access.user.id,
+    action: `chart.${action}`,
+    targetType: 'chart',
+    targetId: id,
+    details,
+    ip: actor.ip,
+  });
+}
+
+export async function getChart(db: Db, access: AccessContext, id: string): Promise<Chart> {
+  const view = await findChartView(db, access.org.id, id);
+  if (!view) throw chartNotFound();
+  const [editable] = await chartEditableFlags(db, access, [view.row]);
+  return chartJson(view, editable!);
+}
+
+export async function createChart(db: Db, actor: Actor, input: ParsedChart): Promise<Chart> {
+  const { access } = actor;
+  assertChartEditor(access);
+  if (input.library) await assertProviderAdmin(db, access);
+  const spec = await checkChart(db, access, input);
+  return db.transaction(async (tx) => {
+    const row = await insertChart(tx, {
+      orgId: input.library ? null : access.org.id,
+      name: input.name,
+      description: input.description,
+      ...spec,
+      createdBy: access.user.id,
+    });
+    await chartAudit(tx, actor, 'created', row.id, { after: chartSnapshot(row) });
+    return chartJson((await findChartView(tx, access.org.id, row.id))!, true);
+  });
+}
+
+async function editableChart(db: Db, access: AccessContext, id: string): Promise<ChartRow> {
+  assertChartEditor(access);
+  const view = await findChartView(db, access.org.id, id);
+  if (!view) throw chartNotFound();
+  if (view.row.library && !(await isProviderAdmin(db, access))) {
+    throw new AppError('AccessDeniedException', 'CHART_LIBRARY_READ_ONLY', 'Library charts are read-only');
+  }
+  return view.row;
+}
+
+export async function updateChartFields(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: ParsedChart,
+): Promise<Chart> {
+  const { access } = actor;
+  const before = await editableChart(db, access, id);
+  if (before.state !== 'ACTIVE') throw chartNotFound();
+  const spec = await checkChart(db, access, { ...input, library: before.library });
+  return db.transaction(async (tx) => {
+    const row = await updateChart(tx, id, { name: input.name, description: input.description, ...spec });
+    await chartAudit(tx, actor, 'updated', id, { before: chartSnapshot(before), after: chartSnapshot(row) });
+    return chartJson((await findChartView(tx, access.org.id, id))!, true);
+  });
+}
+
+export async function deleteChart(db: Db, actor: Actor, id: string): Promise<Chart> {
+  const before = await editableChart(db, actor.access, id);
+  if (before.state === 'DELETED') throw conflict('ALREADY_DELETED', 'The chart is already deleted');
+  return db.transaction(async (tx) => {
+    const row = await markChartDeleted(tx, id);
+    if (!row) throw conflict('ALREADY_DELETED', 'The chart is already deleted');
+    await chartAudit(tx, actor, 'deleted', id, { before: chartSnapshot(before) });
+    return chartJson((await findChartView(tx, actor.access.org.id, id))!, true);
+  });
+}
+
+export async function restoreChart(db: Db, actor: Actor, id: string): Promise<Chart> {
+  const before = await editableChart(db, actor.access, id);
+  if (before.state !== 'DELETED') throw conflict('NOT_DELETED', 'The chart is not deleted');
+  return db.transaction(async (tx) => {
+    await updateChart(tx, id, { state: 'ACTIVE', deletedAt: null });
+    await chartAudit(tx, actor, 'restored', id, { before: chartSnapshot(before) });
+    return chartJson((await findChartView(tx, actor.access.org.id, id))!, true);
+  });
+}
+
+interface Deletable {
+  id: string;
+  library: boolean;
+  orgId: string | null;
+}
+
+/**
+ * Deletes each item that is still as the caller saw it (same `modifiedOn`) and is the caller's to
+ * delete (the organisation's, or the library's for provider administrators); the others count as
+ * failed ('… may have been modified by another user'). Each deletion is audited, in one transaction.
+ */
+async function bulkDelete<Row extends Deletable>(
+  db: Db,
+  actor: Actor,
+  items: { id: string; modifiedOn: string }[],
+  steps: {
+    find: (tx: Db, ids: string[]) => Promise<Row[]>;
+    mark: (tx: Db, id: string, seenAt: Date) => Promise<Row | undefined>;
+    audit: (tx: Db, before: Row) => Promise<void>;
+  },
+): Promise<BulkDeleteResult> {
+  const admin = await isProviderAdmin(db, actor.access);
+  const failedIds: string[] = [];
+  let deleted = 0;
+  await db.transaction(async (tx) => {
+    const found = new Map(
+      (
+        await steps.find(
+          tx,
+          items.map((item) => item.id),
+        )
+      ).map((row) => [row.id, row]),
+    );
+    for (const item of items) {
+      const before = found.get(item.id);
+      const seenAt = new Date(item.modifiedOn);
+      const allowed = before && (before.library ? admin : before.orgId === actor.access.org.id);
+      const row =
+        allowed && !Number.isNaN(seenAt.getTime()) ? await steps.mark(tx, item.id, seenAt) : undefined;
+      if (!row) {
+        failedIds.push(item.id);
+        continue;
+      }
+      deleted++;
+      await steps.audit(tx, before!);
+    }
+  });
+  return { deleted, failed: failedIds.length, failedIds };
+}
+
+export async function bulkDeleteCharts(
+  db: Db,
+  actor: Actor,
+  items: { id: string; modifiedOn: string }[],
+): Promise<BulkDeleteResult> {
+  assertChartEditor(actor.access);
+  return bulkDelete<ChartRow>(db, actor, items, {
+    find: async (tx, ids) => (await findChartViews(tx, actor.access.org.id, ids)).map((view) => view.row),
+    mark: markChartDeleted,
+    audit: (tx, before) =>
+      chartAudit(tx, actor, 'deleted', before.id, { before: chartSnapshot(before), bulk: true }),
+  });
+}
+
+/** The range of a data request: the one given, or the last 24 hours. */
+function rangeOf(range: ChartRange, now: Date) {
+  return resolveRange({ ...range, intervalType: range.intervalType }, now);
+}
+
+/** What a chart draws for the viewer over a range, under the viewer's permissions and data restrictions. */
+export async function runChartSpec(
+  db: Db,
+  access: AccessContext,
+  spec: ChartSpec,
+  range: ChartRange,
+  now = new Date(),
+): Promise<ChartData> {
+  const source = CHART_SOURCES[spec.family];
+  const refusal = refusalFor({ permission: source.viewPermission }, access);
+  if (refusal) {
+    throw new AppError(
+      'AccessDeniedException',
+      refusal,
+      `Showing this chart needs ${source.viewPermission}`,
+      {
+        params: { permission: source.viewPermission },
+      },
+    );
+  }
+  const resolved = rangeOf(range, now);
+  return source.run(db, access, spec, resolved, now);
+}
+
+export async function chartData(
+  db: Db,
+  access: AccessContext,
+  id: string,
+  range: ChartRange,
+): Promise<ChartData> {
+  const view = await findChartView(db, access.org.id, id);
+  if (!view || view.row.state !== 'ACTIVE') throw chartNotFound();
+  return runChartSpec(db, access, specOf(view.row), range);
+}
+
+/** The data of a chart not saved yet, checked by the same rules. */
+export async function previewChart(
+  db: Db,
+  access: AccessContext,
+  input: ParsedChart,
+  range: ChartRange,
+): Promise<ChartData> {
+  const spec = await checkChart(db, access, input);
+  return runChartSpec(db, access, spec, range);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Dashboards
+
+const dashboardSnapshot = (row: DashboardRow) => ({
+  name: row.name,
+  description: row.description,
+  chartsPerRow: row.chartsPerRow,
+  tiles: row.tiles,
+  intervalType: row.intervalType,
+  refreshSeconds: row.refreshSeconds,
+  library: row.library,
+  state: row.state,
+});
+
+async function dashboardAudit(
+  db: Db,
+  actor: Actor,
+  action: string,
+  id: string,
+  details: Record<string, unknown>,
+  orgId = actor.access.org.id,
+) {
+  await recordActivity(db, {
+    orgId,
+    actorUserId: actor.access.user.id,
+    action: `dashboard.${action}`,
+    targetType: 'dashboard',
+    targetId: id,
+    details,
+    ip: actor.ip,
+  });
+}
+
+async function dashboardEditable(db: Db, access: AccessContext, row: DashboardRow): Promise<boolean> {
+  if (!access.permissions.has('DASHBOARD_EDIT')) return false;
+  return row.library ? isProviderAdmin(db, access) : row.orgId === access.org.id;
+}
+
+function summaryJson(
+  view: DashboardView,
+  editable: boolean,
+  defaultId: string | undefined,
+): DashboardSummary {
+  const { row, createdByName } = view;
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    name: row.name,
+    description: row.description,
+    chartsPerRow: row.chartsPerRow,
+    intervalType: row.intervalType as SearchIntervalType,
+    refreshSeconds: row.refreshSeconds,
+    type: row.library ? 'LIBRARY' : 'NORMAL',
+    copiedFromId: row.copiedFromId,
+    state: row.state as Dashboard['state'],
+    editable,
+    isDefault: row.id === defaultId,
+    createdByName,
+    lastModifiedOn: row.modifiedOn.toISOString(),
+    chartCount: row.tiles.length,
+  };
+}
+
+async function dashboardJson(db: Db, access: AccessContext, view: DashboardView): Promise<Dashboard> {
+  const chartViews = await findChartViews(
+    db,
+    access.org.id,
+    view.row.tiles.map((tile) => tile.chartId),
+  );
+  const flags = await chartEditableFlags(
+    db,
+    access,
+    chartViews.map((chart) => chart.row),
+  );
+  const byId = new Map(chartViews.map((chart, index) => [chart.row.id, chartJson(chart, flags[index]!)]));
+  const defaultId = await findDefaultDashboardId(db, access.org.id, access.user.id);
+  const { chartCount: _count, ...summary } = summaryJson(
+    view,
+    await dashboardEditable(db, access, view.row),
+    defaultId,
+  );
+  return {
+    ...summary,
+    tiles: view.row.tiles.map((tile) => ({ ...tile, chart: byId.get(tile.chartId) ?? null })),
+  };
+}
+
+export async function dashboardSummaries(db: Db, access: AccessContext, views: DashboardView[]) {
+  const defaultId = await findDefaultDashboardId(db, access.org.id, access.user.id);
+  const out: DashboardSummary[] = [];
+  for (const view of views)
+    out.push(summaryJson(view, await dashboardEditable(db, access, view.row), defaultId));
+  return out;
+}
+
+export async function getDashboard(db: Db, access: AccessContext, id: string): Promise<Dashboard> {
+  const view = await findDashboardView(db, access.org.id, id);
+  if (!view) throw dashboardNotFound();
+  return dashboardJson(db, access, view);
+}
+
+/** The caller's chosen default dashboard, else the organisation's first; null when it has none. */
+export async function defaultDashboard(db: Db, access: AccessContext): Promise<Dashboard | null> {
+  const id =
+    (await findDefaultDashboardId(db, access.org.id, access.user.id)) ??
+    (await firstDashboardId(db, access.org.id));
+  return id ? getDashboard(db, access, id) : null;
+}
+
+/** Tiles: at most DASHBOARD_MAX_CHARTS, no wider than a row, each a live chart the dashboard may show. */
+async function checkTiles(db: Db, access: AccessContext, input: ParsedDashboard) {
+  if (input.tiles.length > DASHBOARD_MAX_CHARTS) {
+    throw validationFailed('DASHBOARD_TOO_MANY_CHARTS', `At most ${DASHBOARD_MAX_CHARTS} charts`, {
+      field: 'tiles',
+      params: { max: DASHBOARD_MAX_CHARTS },
+    });
+  }
+  const tooWide = input.tiles.findIndex((tile) => tile.width > input.chartsPerRow);
+  if (tooWide >= 0) {
+    throw validationFailed('DASHBOARD_TILE_TOO_WIDE', 'A tile is wider than the charts per row', {
+      field: `tiles.${tooWide}.width`,
+      params: { chartsPerRow: input.chartsPerRow },
+    });
+  }
+  const found = new Map(
+    (
+      await findChartViews(
+        db,
+        access.org.id,
+        input.tiles.map((tile) => tile.chartId),
+      )
+    ).map((view) => [view.row.id, view.row]),
+  );
+  input.tiles.forEach((tile, index) => {
+    const chart = found.get(tile.chartId);
+    // A library dashboard shows library charts only, since it is copied to every organisation.
+    if (!chart || chart.state !== 'ACTIVE' || (input.library && !chart.library)) {
+      throw validationFailed('DASHBOARD_CHART_MISSING', `Chart ${tile.chartId} is not available`, {
+        field: `tiles.${index}.chartId`,
+        params: { id: tile.chartId },
+      });
+    }
+  });
+}
+
+const dashboardValues = (input: ParsedDashboard) => ({
+  name: input.name,
+  description: input.description,
+  chartsPerRow: input.chartsPerRow,
+  tiles: input.tiles.map((tile) => ({ chartId: tile.chartId, width: tile.width })),
+  intervalType: input.intervalType,
+  refreshSeconds: input.refreshSeconds,
+});
+
+export async function createDashboard(db: Db, actor: Actor, input: ParsedDashboard): Promise<Dashboard> {
+  const { access } = actor;
+  if (input.library) await assertProviderAdmin(db, access);
+  await checkTiles(db, access, input);
+  return db.transaction(async (tx) => {
+    const row = await insertDashboard(tx, {
+      orgId: input.library ? null : access.org.id,
+      library: input.library,
+      ...dashboardValues(input),
+      createdBy: access.user.id,
+    });
+    await dashboardAudit(tx, actor, 'created', row.id, { after: dashboardSnapshot(row) });
+    return dashboardJson(tx, access, (await findDashboardView(tx, access.org.id, row.id))!);
+  });
+}
+
+async function editableDashboard(db: Db, access: AccessContext, id: string): Promise<DashboardRow> {
+  const view = await findDashboardView(db, access.org.id, id);
+  if (!view) throw dashboardNotFound();
+  if (view.row.library && !(await isProviderAdmin(db, access))) {
+    throw new AppError(
+      'AccessDeniedException',
+      'DASHBOARD_LIBRARY_READ_ONLY',
+      'Library dashboards are read-only',
+    );
+  }
+  return view.row;
+}
+
+export async function updateDashboardFields(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: ParsedDashboard,
+): Promise<Dashboard> {
+  const { access } = actor;
+  const before = await editableDashboard(db, access, id);
+  if (before.state !== 'ACTIVE') throw dashboardNotFound();
+  await checkTiles(db, access, { ...input, library: before.library });
+  return db.transaction(async (tx) => {
+    const row = await updateDashboard(tx, id, dashboardValues(input));
+    await dashboardAudit(tx, actor, 'updated', id, {
+      before: dashboardSnapshot(before),
+      after: dashboardSnapshot(row),
+    });
+    return dashboardJson(tx, access, (await findDashboardView(tx, access.org.id, id))!);
+  });
+}
+
+export async function deleteDashboard(db: Db, actor: Actor, id: string): Promise<void> {
+  const before = await editableDashboard(db, actor.access, id);
+  await db.transaction(async (tx) => {
+    const row = await markDashboardDeleted(tx, id);
+    if (!row) throw conflict('ALREADY_DELETED', 'The dashboard is already deleted');
+    await dashboardAudit(tx, actor, 'deleted', id, { before: dashboardSnapshot(before) });
+  });
+}
+
+export async function restoreDashboard(db: Db, actor: Actor, id: string): Promise<Dashboard> {
+  const before = await editableDashboard(db, actor.access, id);
+  if (before.state !== 'DELETED') throw conflict('NOT_DELETED', 'The dashboard is not deleted');
+  return db.transaction(async (tx) => {
+    await updateDashboard(tx, id, { state: 'ACTIVE', deletedAt: null });
+    await dashboardAudit(tx, actor, 'restored', id, { before: dashboardSnapshot(before) });
+    return dashboardJson(tx, actor.access, (await findDashboardView(tx, actor.access.org.id, id))!);
+  });
+}
+
+export async function bulkDeleteDashboards(
+  db: Db,
+  actor: Actor,
+  items: { id: string; modifiedOn: string }[],
+): Promise<BulkDeleteResult> {
+  return bulkDelete<DashboardRow>(db, actor, items, {
+    find: async (tx, ids) => {
+      const rows: DashboardRow[] = [];
+      for (const id of ids) {
+        const view = await findDashboardView(tx, actor.access.org.id, id);
+        if (view) rows.push(view.row);
+      }
+      return rows;
+    },
+    mark: markDashboardDeleted,
+    audit: (tx, before) =>
+      dashboardAudit(tx, actor, 'deleted', before.id, { before: dashboardSnapshot(before), bulk: true }),
+  });
+}
+
+export async function chooseDefaultDashboard(db: Db, actor: Actor, id: string): Promise<Dashboard> {
+  const { access } = actor;
+  const view = await findDashboardView(db, access.org.id, id);
+  if (!view || view.row.library || view.row.state !== 'ACTIVE') throw dashboardNotFound();
+  await setDefaultDashboard(db, access.org.id, access.user.id, id);
+  return dashboardJson(db, access, view);
+}
+
+/**
+ * Copies a library dashboard and its charts into one organisation, in the caller's transaction;
+ * the copies point at their originals (`copied_from_id`).
+ */
+async function copyIntoOrg(
+  tx: Db,
+  library: DashboardRow,
+  orgId: string,
+  createdBy: string,
+): Promise<DashboardRow> {
+  const charts = await findChartViews(
+    tx,
+    orgId,
+    library.tiles.map((tile) => tile.chartId),
+  );
+  const copies = new Map<string, string>();
+  for (const { row } of charts) {
+    if (row.state !== 'ACTIVE') continue;
+    const copy = await insertChart(tx, {
+      orgId,
+      library: false,
+      copiedFromId: row.id,
+      name: row.name,
+      description: row.description,
+      type: row.type,
+      family: row.family,
+      savedQueryIds: row.savedQueryIds,
+      domain: row.domain,
+      rowLimit: row.rowLimit,
+      createdBy,
+    });
+    copies.set(row.id, copy.id);
+  }
+  return insertDashboard(tx, {
+    orgId,
+    library: false,
+    copiedFromId: library.id,
+    name: library.name,
+    description: library.description,
+    chartsPerRow: library.chartsPerRow,
+    tiles: library.tiles
+      .filter((tile) => copies.has(tile.chartId))
+      .map((tile) => ({ chartId: copies.get(tile.chartId)!, width: tile.width })),
+    intervalType: library.intervalType,
+    refreshSeconds: library.refreshSeconds,
+    createdBy,
+  });
+}
+
+/** 'From the library': a copy of a library dashboard (and its charts) in the caller's organisation. */
+export async function addFromLibrary(db: Db, actor: Actor, id: string): Promise<Dashboard> {
+  const { access } = actor;
+  const view = await findDashboardView(db, access.org.id, id);
+  if (!view || view.row.state !== 'ACTIVE') throw dashboardNotFound();
+  if (!view.row.library) {
+    throw validationFailed('DASHBOARD_NOT_LIBRARY', 'Only library dashboards are added from the library');
+  }
+  return db.transaction(async (tx) => {
+    const row = await copyIntoOrg(tx, view.row, access.org.id, access.user.id);
+    await dashboardAudit(tx, actor, 'copied', row.id, { fromLibraryId: id, after: dashboardSnapshot(row) });
+    return dashboardJson(tx, access, (await findDashboardView(tx, access.org.id, row.id))!);
+  });
+}
+
+/**
+ * Copies every live library dashboard to every customer organisation (not the provider's), skipping
+ * those an organisation already holds a copy of (spec 3). Provider administrators only.
+ */
+export async function copyLibraryToCustomers(db: Db, actor: Actor): Promise<LibraryCopyResult> {
+  await assertProviderAdmin(db, actor.access);
+  const library = await liveLibraryDashboards(db);
+  const customers = (await listAllOrgs(db)).filter((org) => !org.isProvider);
+  let copied = 0;
+  let skipped = 0;
+  await db.transaction(async (tx) => {
+    for (const org of customers) {
+      const already = await copiedLibraryIds(tx, org.id);
+      for (const dashboard of library) {
+        if (already.has(dashboard.id)) {
+          skipped++;
+          continue;
+        }
+        const row = await copyIntoOrg(tx, dashboard, org.id, actor.access.user.id);
+        await dashboardAudit(tx, actor, 'copied', row.id, { fromLibraryId: dashboard.id }, org.id);
+        copied++;
+      }
+    }
+    await dashboardAudit(tx, actor, 'library-copied', actor.access.org.id, { copied, skipped });
+  });
+  return { copied, skipped, orgs: customers.length };
+}

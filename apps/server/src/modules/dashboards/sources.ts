@@ -1,0 +1,400 @@
+import {
+  CHART_ALERT_LIST_DEFAULT_ROWS,
+  CHART_ALERT_LIST_MAX_ROWS,
+  CHART_EVENTS_TABLE_DEFAULT,
+  CHART_EVENTS_TABLE_MAX,
+  CHART_EVENTS_TABLE_MIN,
+  CHART_MAX_QUERIES,
+  CHART_REALTIME_MAX_DAYS,
+  CHART_TOP_VALUES,
+  CHART_TREND_DAYS,
+  CHART_TREND_EXCLUDED_MS,
+  type Aggregation,
+  type ChartData,
+  type ChartFamily,
+  type ChartType,
+  type Permission,
+  type SavedQuery,
+  type SearchFilter,
+} from '@vigil/contracts';
+import type { Db } from '../../db/client';
+import { assertDomainEntitled, type AccessContext } from '../../platform/access';
+import { AppError, validationFailed } from '../../platform/errors';
+import {
+  alertCountsBySeverity,
+  alertsPerDay,
+  dismissedPerTrigger,
+  flaggedAlertCounts,
+  latestAlerts,
+  type AlertScope,
+} from '../alerts/summaries';
+import { aggregateEvents, histogramInterval, searchEvents, type SearchActor } from '../events/service';
+import { getSavedQuery } from '../saved-queries/service';
+
+/**
+ * The data-source registry of charts (spec 3 "Dashboard data source families"). Each family says
+ * which permission its data needs, checks a chart's settings and runs it for a viewer over a range.
+ * Saved-query charts run through the event search service, so the viewer's data restrictions apply
+ * to every figure. Families of areas still to come (tasks, incidents, risk, governance) add an entry
+ * here and a value to CHART_FAMILIES.
+ */
+
+/** The settings of a chart that its source reads. */
+export interface ChartSpec {
+  type: ChartType;
+  family: ChartFamily;
+  savedQueryIds: string[];
+  domain: string;
+  rowLimit: number | null;
+  library: boolean;
+}
+
+export interface Range {
+  begin: Date;
+  end: Date;
+}
+
+export interface ChartSource {
+  /** What the viewer needs to see the data (403 PERMISSION_DENIED otherwise). */
+  viewPermission: Permission;
+  /** Checks the settings; answers them normalised (row limit defaulted). */
+  check(db: Db, access: AccessContext, spec: ChartSpec): Promise<ChartSpec>;
+  run(db: Db, access: AccessContext, spec: ChartSpec, range: Range, now: Date): Promise<ChartData>;
+}
+
+const DAY_MS = 86_400_000;
+
+// ---------------------------------------------------------------------------------------------------
+// Saved and library queries
+
+/** Aggregations a chart can draw, and with which types. */
+const AGGREGATION_TYPES: Record<string, readonly ChartType[]> = {
+  terms: ['bar', 'pie', 'table'],
+  date_histogram: ['line', 'area', 'bar', 'table'],
+  // A badge is exactly one non-aggregate query (spec 3); single values of aggregations show as a table.
+  count: ['table'],
+  count_distinct: ['table'],
+  sum: ['table'],
+  avg: ['table'],
+  min: ['table'],
+  max: ['table'],
+};
+
+const queryMissing = (id: string) =>
+  validationFailed('CHART_QUERY_MISSING', `Saved or library query missing: ${id}`, {
+    field: 'savedQueryIds',
+    params: { id },
+  });
+
+async function loadQueries(db: Db, access: AccessContext, ids: string[]): Promise<SavedQuery[]> {
+  const queries: SavedQuery[] = [];
+  for (const id of ids) {
+    try {
+      queries.push(await getSavedQuery(db, access, id));
+    } catch (error) {
+      if (error instanceof AppError && error.status === 404) throw queryMissing(id);
+      throw error;
+    }
+  }
+  return queries;
+}
+
+const ONE_QUERY_TYPES: readonly ChartType[] = ['badge', 'events_table'];
+
+const savedQueries: ChartSource = {
+  viewPermission: 'EVENT_VIEW',
+  async check(db, access, spec) {
+    const ids = [...new Set(spec.savedQueryIds)];
+    if (ids.length === 0) {
+      throw validationFailed('CHART_QUERIES_REQUIRED', 'Choose at least one saved or library query', {
+        field: 'savedQueryIds',
+      });
+    }
+    const queries = await loadQueries(db, access, ids);
+    if (spec.library) {
+      const own = queries.find((query) => !query.library);
+      if (own) {
+        throw validationFailed('CHART_LIBRARY_NEEDS_LIBRARY_QUERY', 'A library chart uses library queries', {
+          field: 'savedQueryIds',
+          params: { id: own.id },
+        });
+      }
+    }
+    const aggregates = queries.filter((query) => query.aggregation);
+    if (ONE_QUERY_TYPES.includes(spec.type) && (queries.length !== 1 || aggregates.length > 0)) {
+      throw validationFailed(
+        'CHART_NEEDS_ONE_NON_AGGREGATE_QUERY',
+        `A ${spec.type} chart needs exactly one non-aggregate query`,
+        { field: 'savedQueryIds', params: { type: spec.type } },
+      );
+    }
+    if (aggregates.length > 0 && queries.length > 1) {
+      throw validationFailed(
+        'CHART_ONE_AGGREGATE_QUERY',
+        'A chart uses one aggregate query or a limited number of non-aggregate queries',
+        { field: 'savedQueryIds' },
+      );
+    }
+    if (queries.length > CHART_MAX_QUERIES) {
+      throw validationFailed('CHART_TOO_MANY_QUERIES', `At most ${CHART_MAX_QUERIES} queries`, {
+        field: 'savedQueryIds',
+        params: { max: CHART_MAX_QUERIES },
+      });
+    }
+    const aggregation = aggregates[0]?.aggregation;
+    if (aggregation && !(AGGREGATION_TYPES[aggregation.type] ?? []).includes(spec.type)) {
+      throw validationFailed(
+        'CHART_AGGREGATION_NOT_SUPPORTED',
+        `A ${spec.type} chart cannot show a ${aggregation.type} aggregation`,
+        {
+          field: 'type',
+          params: { type: spec.type, aggregation: aggregation.type },
+          validValues: [...(AGGREGATION_TYPES[aggregation.type] ?? [])],
+        },
+      );
+    }
+    let rowLimit: number | null = null;
+    if (spec.type === 'events_table') {
+      rowLimit = spec.rowLimit ?? CHART_EVENTS_TABLE_DEFAULT;
+      if (rowLimit < CHART_EVENTS_TABLE_MIN || rowLimit > CHART_EVENTS_TABLE_MAX) {
+        throw validationFailed('CHART_EVENTS_COUNT_INVALID', 'An events table shows 1 to 100 events', {
+          field: 'rowLimit',
+          params: { min: CHART_EVENTS_TABLE_MIN, max: CHART_EVENTS_TABLE_MAX },
+        });
+      }
+    }
+    return { ...spec, savedQueryIds: ids, rowLimit };
+  },
+
+  async run(db, access, spec, range) {
+    const actor: SearchActor = { orgId: access.org.id, userId: access.user.id };
+    const queries = await loadQueries(db, access, spec.savedQueryIds);
+    const scope = {
+      begin: range.begin.toISOString(),
+      end: range.end.toISOString(),
+      filters: [] as SearchFilter[],
+    };
+    const base = { begin: scope.begin, end: scope.end, timeAxis: false };
+    const aggregated = queries[0]?.aggregation;
+    if (aggregated) return runAggregate(db, actor, queries[0]!, aggregated, scope, base);
+
+    if (spec.type === 'events_table') {
+      // Realtime sources: at most 45 days back from the end.
+      const earliest = range.end.getTime() - CHART_REALTIME_MAX_DAYS * DAY_MS;
+      const begin = new Date(Math.max(range.begin.getTime(), earliest)).toISOString();
+      const page = await searchEvents(db, actor, {
+        ...scope,
+        begin,
+        query: queries[0]!.query,
+        sortField: 'timestamp',
+        sortOrder: 'desc',
+        pageSize: spec.rowLimit ?? CHART_EVENTS_TABLE_DEFAULT,
+        pageNumber: 1,
+      });
+      return { ...base, begin, events: page.items, total: page.total };
+    }
+    if (spec.type === 'badge') {
+      const result = await aggregateEvents(db, actor, {
+        ...scope,
+        query: queries[0]!.query,
+        aggregation: { type: 'count' },
+      });
+      return { ...base, value: result.value ?? 0 };
+    }
+    if (spec.type === 'pie' || spec.type === 'table') {
+      const values: number[] = [];
+      for (const query of queries) {
+        const result = await aggregateEvents(db, actor, {
+          ...scope,
+          query: query.query,
+          aggregation: { type: 'count' },
+        });
+        values.push(result.value ?? 0);
+      }
+      return {
+        ...base,
+        categories: queries.map((query) => query.name),
+        series: [{ name: 'Events', values }],
+      };
+    }
+    // bar, line, area: events over time, one series per query, on one interval.
+    const interval = histogramInterval(range.begin, range.end);
+    let categories: string[] = [];
+    const series: { name: string; values: number[] }[] = [];
+    for (const query of queries) {
+      const result = await aggregateEvents(db, actor, {
+        ...scope,
+        query: query.query,
+        aggregation: { type: 'date_histogram', interval },
+      });
+      const buckets = result.buckets ?? [];
+      if (categories.length === 0) categories = buckets.map((bucket) => bucket.key);
+      series.push({ name: query.name, values: buckets.map((bucket) => bucket.count) });
+    }
+    return { ...base, timeAxis: true, categories, series };
+  },
+};
+
+async function runAggregate(
+  db: Db,
+  actor: SearchActor,
+  query: SavedQuery,
+  aggregation: Aggregation,
+  scope: { begin: string; end: string; filters: SearchFilter[] },
+  base: { begin: string; end: string; timeAxis: boolean },
+): Promise<ChartData> {
+  const request = { ...scope, query: query.query };
+  if (aggregation.type === 'terms') {
+    const result = await aggregateEvents(db, actor, {
+      ...request,
+      aggregation: {
+        type: 'terms',
+        field: aggregation.field,
+        size: Math.min(aggregation.size ?? CHART_TOP_VALUES, CHART_TOP_VALUES),
+      },
+    });
+    const buckets = result.buckets ?? [];
+    return {
+      ...base,
+      categories: buckets.map((bucket) => bucket.key),
+      series: [{ name: query.name, values: buckets.map((bucket) => bucket.count) }],
+      total: buckets.reduce((sum, bucket) => sum + bucket.count, 0) + (result.otherCount ?? 0),
+    };
+  }
+  if (aggregation.type === 'date_histogram') {
+    const result = await aggregateEvents(db, actor, { ...request, aggregation });
+    const buckets = result.buckets ?? [];
+    return {
+      ...base,
+      timeAxis: true,
+      categories: buckets.map((bucket) => bucket.key),
+      series: [{ name: query.name, values: buckets.map((bucket) => bucket.count) }],
+    };
+  }
+  const result = await aggregateEvents(db, actor, { ...request, aggregation });
+  return { ...base, value: result.value ?? null };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Security and fraud alerts
+
+function alertScope(access: AccessContext, spec: ChartSpec, range: Range): AlertScope {
+  return { orgId: access.org.id, domain: spec.domain, begin: range.begin, end: range.end };
+}
+
+const checkAlertDomain = async (_db: Db, access: AccessContext, spec: ChartSpec): Promise<ChartSpec> => {
+  assertDomainEntitled(access, spec.domain);
+  return { ...spec, savedQueryIds: [], rowLimit: null };
+};
+
+const keyed = (
+  rows: { key: string; count: number }[],
+  name: string,
+  type: ChartType,
+  base: { begin: string; end: string },
+): ChartData =>
+  type === 'badge'
+    ? { ...base, timeAxis: false, value: rows.reduce((sum, row) => sum + row.count, 0) }
+    : {
+        ...base,
+        timeAxis: false,
+        categories: rows.map((row) => row.key),
+        series: [{ name, values: rows.map((row) => row.count) }],
+      };
+
+const isoRange = (range: Range) => ({ begin: range.begin.toISOString(), end: range.end.toISOString() });
+
+/** An alert family of counts per key (severity, fraud type, trigger) in the range. */
+const keyedAlertSource = (
+  name: string,
+  count: (db: Db, scope: AlertScope) => Promise<{ key: string; count: number }[]>,
+): ChartSource => ({
+  viewPermission: 'ALERT_INBOX_VIEW',
+  check: checkAlertDomain,
+  async run(db, access, spec, range) {
+    return keyed(await count(db, alertScope(access, spec, range)), name, spec.type, isoRange(range));
+  },
+});
+
+const alertCounts = keyedAlertSource('Alerts', alertCountsBySeverity);
+const alertFlagged = keyedAlertSource('Flagged alerts', (db, scope) =>
+  flaggedAlertCounts(db, scope, CHART_TOP_VALUES),
+);
+const dismissedActivity = keyedAlertSource('Dismissed alerts', (db, scope) =>
+  dismissedPerTrigger(db, scope, CHART_TOP_VALUES),
+);
+
+const alertList: ChartSource = {
+  viewPermission: 'ALERT_INBOX_VIEW',
+  async check(db, access, spec) {
+    const checked = await checkAlertDomain(db, access, spec);
+    const rowLimit = spec.rowLimit ?? CHART_ALERT_LIST_DEFAULT_ROWS;
+    if (rowLimit < 1 || rowLimit > CHART_ALERT_LIST_MAX_ROWS) {
+      throw validationFailed(
+        'CHART_ROW_LIMIT_INVALID',
+        `An alert list shows 1 to ${CHART_ALERT_LIST_MAX_ROWS} rows`,
+        {
+          field: 'rowLimit',
+          params: { max: CHART_ALERT_LIST_MAX_ROWS },
+        },
+      );
+    }
+    return { ...checked, rowLimit };
+  },
+  async run(db, access, spec, range) {
+    const { rows, total } = await latestAlerts(
+      db,
+      alertScope(access, spec, range),
+      spec.rowLimit ?? CHART_ALERT_LIST_DEFAULT_ROWS,
+    );
+    return {
+      ...isoRange(range),
+      timeAxis: false,
+      columns: ['Fired', 'Title', 'Severity', 'State', 'Trigger'],
+      rows: rows.map((row) => [
+        row.firedAt.toISOString(),
+        row.title,
+        row.severity,
+        row.state,
+        row.triggerName,
+      ]),
+      total,
+    };
+  },
+};
+
+/** Alerts per day over the past year, excluding the last hour, whatever the dashboard's range. */
+const alertTrends: ChartSource = {
+  viewPermission: 'ALERT_INBOX_VIEW',
+  check: checkAlertDomain,
+  async run(db, access, spec, _range, now) {
+    const end = new Date(now.getTime() - CHART_TREND_EXCLUDED_MS);
+    const firstDay = Math.floor((end.getTime() - CHART_TREND_DAYS * DAY_MS) / DAY_MS);
+    const begin = new Date(firstDay * DAY_MS);
+    const rows = await alertsPerDay(db, { orgId: access.org.id, domain: spec.domain, begin, end });
+    const byDay = new Map(rows.map((row) => [row.day, row.count]));
+    const categories: string[] = [];
+    const values: number[] = [];
+    for (let day = firstDay; day * DAY_MS <= end.getTime(); day++) {
+      const key = new Date(day * DAY_MS).toISOString();
+      categories.push(key);
+      values.push(byDay.get(key.slice(0, 10)) ?? 0);
+    }
+    return {
+      begin: begin.toISOString(),
+      end: end.toISOString(),
+      timeAxis: true,
+      categories,
+      series: [{ name: 'Alerts', values }],
+    };
+  },
+};
+
+export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
+  SAVED_QUERIES: savedQueries,
+  ALERT_LIST: alertList,
+  ALERT_COUNTS: alertCounts,
+  ALERT_FLAGGED: alertFlagged,
+  ALERT_TRENDS: alertTrends,
+  DISMISSED_TRIGGER_ACTIVITY: dismissedActivity,
+};

@@ -1,0 +1,229 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type { Dashboard, DashboardSummary } from '@vigil/contracts';
+import { describe, expect, it } from 'vitest';
+import { stubApi } from '../../test/fetch-stub';
+import { renderApp } from '../../test/render-app';
+import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { chartFixture } from './test-fixtures';
+
+const base = `/api/org/${HOME_ORG_ID}`;
+const id = (n: number) => `00000000-0000-4000-8000-00000000020${n}`;
+const chart = (n: number, name: string) =>
+  chartFixture(id(n), name, { type: 'badge', family: 'ALERT_COUNTS' });
+
+const dashboard = (overrides: Partial<Dashboard> = {}): Dashboard => ({
+  id: id(9),
+  orgId: HOME_ORG_ID,
+  name: 'Fraud desk',
+  description: '',
+  chartsPerRow: 3,
+  tiles: [{ chartId: id(1), width: 1, chart: chart(1, 'Open alerts') }],
+  intervalType: '24H',
+  refreshSeconds: 0,
+  type: 'NORMAL',
+  copiedFromId: null,
+  state: 'ACTIVE',
+  editable: true,
+  isDefault: false,
+  createdByName: null,
+  lastModifiedOn: '2026-03-01T09:00:00.000Z',
+  ...overrides,
+});
+
+const { tiles: _tiles, ...summaryBase } = dashboard();
+const summary = (overrides: Partial<DashboardSummary> = {}): DashboardSummary => ({
+  ...summaryBase,
+  chartCount: 1,
+  ...overrides,
+});
+
+const withAccess = (permissions: string[], isProvider = false) => ({
+  ...signedInRoutes,
+  ...orgShellRoutes(
+    orgContextOf(HOME_ORG_ID, 'Provider', {
+      permissions: ['DASHBOARD_VIEW', ...permissions],
+      org: { isProvider },
+    }),
+  ),
+  'GET /api/health': { body: { status: 'ok', version: '1', database: 'postgres' } },
+});
+
+describe('dashboard editor', () => {
+  it('changes the range of every tile and saves charts picked in QuickStart laid out in Expert Mode', async () => {
+    let saved: Record<string, unknown> | undefined;
+    const fetchMock = stubApi({
+      ...withAccess(['DASHBOARD_EDIT', 'CHART_VIEW']),
+      [`GET ${base}/dashboard/${id(9)}`]: { body: dashboard() },
+      [`POST ${base}/chart/${id(1)}/data`]: { body: { begin: 'a', end: 'b', timeAxis: false, value: 7 } },
+      [`POST ${base}/chart/${id(2)}/data`]: { body: { begin: 'a', end: 'b', timeAxis: false, value: 3 } },
+      [`GET ${base}/charts`]: {
+        body: { items: [chart(1, 'Open alerts'), chart(2, 'Dismissed today')], total: 2 },
+      },
+      [`PUT ${base}/dashboard/${id(9)}`]: ({ init }) => {
+        saved = JSON.parse(String(init?.body));
+        return { body: dashboard({ chartsPerRow: 2 }) };
+      },
+    });
+    const { user } = renderApp(`/dashboards/${id(9)}/view?orgId=${HOME_ORG_ID}`);
+
+    const tile = await screen.findByRole('region', { name: 'Open alerts' });
+    expect(await within(tile).findByText('7')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('combobox', { name: 'Time range' }));
+    await user.click(await screen.findByRole('option', { name: 'Last 30 days' }));
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([url, init]) => String(url).endsWith(`/chart/${id(1)}/data`) && String(init?.body).includes('30D'),
+        ),
+      ).toBe(true),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Dashboard' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit dashboard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit dashboard' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'Charts' }));
+    await user.click(await screen.findByRole('option', { name: 'Dismissed today' }));
+    await user.click(within(dialog).getByRole('tab', { name: 'Expert Mode' }));
+    await user.click(within(dialog).getByRole('radio', { name: '2' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Width of Dismissed today' }));
+    await user.click(await screen.findByRole('option', { name: '2 columns' }));
+    await user.click(within(dialog).getAllByRole('button', { name: 'Move up' })[1]!);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(saved).toBeDefined());
+    expect(saved).toMatchObject({
+      name: 'Fraud desk',
+      chartsPerRow: 2,
+      tiles: [
+        { chartId: id(2), width: 2 },
+        { chartId: id(1), width: 1 },
+      ],
+    });
+  });
+});
+
+describe('all dashboards', () => {
+  it('deletes selected dashboards, saying which another user changed meanwhile, and restores one', async () => {
+    let deleteBody: unknown;
+    let restored = false;
+    stubApi({
+      ...withAccess(['DASHBOARD_EDIT']),
+      [`GET ${base}/dashboards`]: ({ url }) => ({
+        body: url.includes('state=DELETED')
+          ? { items: [summary({ id: id(5), name: 'Old board', state: 'DELETED' })], total: 1 }
+          : {
+              items: [
+                summary({ id: id(3), name: 'Fraud desk', isDefault: true }),
+                summary({ id: id(4), name: 'Branches', lastModifiedOn: '2026-03-04T09:00:00.000Z' }),
+              ],
+              total: 2,
+            },
+      }),
+      [`POST ${base}/dashboards/bulk-delete`]: ({ init }) => {
+        deleteBody = JSON.parse(String(init?.body));
+        return { body: { deleted: 1, failed: 1, failedIds: [id(4)] } };
+      },
+      [`POST ${base}/dashboard/${id(5)}/restore`]: () => {
+        restored = true;
+        return { body: dashboard({ id: id(5), name: 'Old board' }) };
+      },
+    });
+    const { user } = renderApp(`/dashboards?orgId=${HOME_ORG_ID}`);
+
+    const row = await screen.findByRole('row', { name: /Fraud desk/ });
+    expect(within(row).getByText('Default')).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Fraud desk' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Branches' }));
+    await user.click(screen.getByRole('button', { name: 'Delete 2 dashboards' }));
+    expect(
+      await screen.findByText(
+        'Deleting 1 dashboard(s) succeeded, but another 1 dashboard(s) failed. They may have been modified by another user.',
+      ),
+    ).toBeInTheDocument();
+    expect(deleteBody).toEqual({
+      items: [
+        { id: id(3), modifiedOn: '2026-03-01T09:00:00.000Z' },
+        { id: id(4), modifiedOn: '2026-03-04T09:00:00.000Z' },
+      ],
+    });
+
+    await user.click(screen.getByRole('radio', { name: 'Deleted' }));
+    await user.click(await screen.findByRole('button', { name: 'Restore Old board' }));
+    expect(await screen.findByText('Dashboard restored.')).toBeInTheDocument();
+    expect(restored).toBe(true);
+  });
+});
+
+describe('dashboard library', () => {
+  it('adds a library dashboard to the organisation and opens the copy', async () => {
+    stubApi({
+      ...withAccess(['DASHBOARD_EDIT']),
+      [`GET ${base}/dashboards`]: {
+        body: {
+          items: [summary({ id: id(8), name: 'Alert desk', type: 'LIBRARY', orgId: null, chartCount: 4 })],
+          total: 1,
+        },
+      },
+      [`POST ${base}/dashboard/${id(8)}/copy`]: {
+        status: 201,
+        body: dashboard({ id: id(7), name: 'Alert desk' }),
+      },
+      [`GET ${base}/dashboard/${id(7)}`]: { body: dashboard({ id: id(7), name: 'Alert desk' }) },
+      [`POST ${base}/chart/${id(1)}/data`]: { body: { begin: 'a', end: 'b', timeAxis: false, value: 7 } },
+    });
+    const { user, router } = renderApp(`/dashboards/library?orgId=${HOME_ORG_ID}`);
+
+    const row = await screen.findByRole('row', { name: /Alert desk/ });
+    expect(within(row).getByText('4')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy to all customers' })).not.toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: 'Add Alert desk to my dashboards' }));
+    expect(await screen.findByText('Dashboard added from the library.')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/dashboards/${id(7)}/view`));
+    expect(await screen.findByRole('heading', { name: 'Alert desk' })).toBeInTheDocument();
+  });
+
+  it('previews a library dashboard over 30 days', async () => {
+    const fetchMock = stubApi({
+      ...withAccess([]),
+      [`GET ${base}/dashboards`]: {
+        body: { items: [summary({ id: id(8), name: 'Alert desk', type: 'LIBRARY', orgId: null })], total: 1 },
+      },
+      [`GET ${base}/dashboard/${id(8)}`]: {
+        body: dashboard({ id: id(8), name: 'Alert desk', type: 'LIBRARY', orgId: null }),
+      },
+      [`POST ${base}/chart/${id(1)}/data`]: { body: { begin: 'a', end: 'b', timeAxis: false, value: 7 } },
+    });
+    const { user } = renderApp(`/dashboards/library?orgId=${HOME_ORG_ID}`);
+    const row = await screen.findByRole('row', { name: /Alert desk/ });
+    expect(
+      within(row).queryByRole('button', { name: 'Add Alert desk to my dashboards' }),
+    ).not.toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: 'Preview' }));
+
+    expect(await screen.findByRole('heading', { name: 'Alert desk' })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Time range' })).toHaveValue('Last 30 days');
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([url, init]) => String(url).endsWith(`/chart/${id(1)}/data`) && String(init?.body).includes('30D'),
+        ),
+      ).toBe(true),
+    );
+  });
+
+  it('lets provider administrators copy the library to every customer', async () => {
+    stubApi({
+      ...withAccess(['DASHBOARD_EDIT', 'TRAC_ADMIN'], true),
+      [`GET ${base}/dashboards`]: {
+        body: { items: [summary({ name: 'Alert desk', type: 'LIBRARY' })], total: 1 },
+      },
+      [`POST ${base}/dashboards/library/copy-to-customers`]: { body: { copied: 3, skipped: 2, orgs: 5 } },
+    });
+    const { user } = renderApp(`/dashboards/library?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Copy to all customers' }));
+    expect(
+      await screen.findByText('3 dashboard(s) copied to 5 customer(s); 2 already there.'),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,192 @@
+import {
+  Button,
+  Group,
+  Modal,
+  MultiSelect,
+  NumberInput,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  CHART_FAMILIES,
+  CHART_FAMILY_TYPES,
+  chartDataSchema,
+  chartSchema,
+  type Chart,
+  type ChartData,
+  type ChartDomain,
+  type ChartFamily,
+  type ChartType,
+} from '@vigil/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiFetch } from '../../lib/api';
+import { useHasSku } from '../../lib/org-context';
+import { notifyMessage } from '../../lib/notify';
+import { orgPath } from '../assets/queries';
+import { chartPath, dashboardsKey } from '../dashboards/api';
+import { ChartFigure } from '../dashboards/chart-figure';
+import { savedQueriesQuery } from '../events/saved-queries';
+
+/** Creates or changes a chart, with a preview over the last 7 days. */
+export function ChartDialog({
+  orgId,
+  chart,
+  onClose,
+}: {
+  orgId: string;
+  chart: Chart | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const hasFraud = useHasSku('fraud');
+  const [name, setName] = useState(chart?.name ?? '');
+  const [description, setDescription] = useState(chart?.description ?? '');
+  const [family, setFamily] = useState<ChartFamily>(chart?.family ?? 'SAVED_QUERIES');
+  const [type, setType] = useState<ChartType>(chart?.type ?? 'bar');
+  const [savedQueryIds, setSavedQueryIds] = useState<string[]>(chart?.savedQueryIds ?? []);
+  const [domain, setDomain] = useState<ChartDomain>(chart?.domain ?? 'security');
+  const [rowLimit, setRowLimit] = useState<number | string>(chart?.rowLimit ?? 10);
+  const [preview, setPreview] = useState<{ type: ChartType; data: ChartData } | null>(null);
+  const queries = useQuery({
+    ...savedQueriesQuery(orgId, { pageSize: 500, pageNumber: 1 }),
+    enabled: family === 'SAVED_QUERIES',
+  });
+  const types = CHART_FAMILY_TYPES[family];
+  const usesRows = type === 'events_table' || family === 'ALERT_LIST';
+  const body = () => ({
+    name,
+    description,
+    type,
+    family,
+    savedQueryIds: family === 'SAVED_QUERIES' ? savedQueryIds : [],
+    domain,
+    rowLimit: usesRows && rowLimit !== '' ? Number(rowLimit) : null,
+  });
+  const save = useMutation({
+    mutationFn: () =>
+      apiFetch(chart ? chartPath(orgId, chart.id) : chartPath(orgId), {
+        method: chart ? 'PUT' : 'POST',
+        body: body(),
+        schema: chartSchema,
+      }),
+    onSuccess: async () => {
+      notifyMessage(chart ? 'charts.done.update' : 'charts.done.create');
+      await queryClient.invalidateQueries({ queryKey: dashboardsKey(orgId) });
+      onClose();
+    },
+    meta: { errorKey: 'charts.saveFailed' },
+  });
+  const runPreview = useMutation({
+    mutationFn: () =>
+      apiFetch(`${orgPath(orgId)}/chart/preview`, {
+        method: 'POST',
+        body: { chart: body(), range: { intervalType: '7D' } },
+        schema: chartDataSchema,
+      }),
+    onSuccess: (data) => setPreview({ type, data }),
+    meta: { errorKey: 'charts.previewFailed' },
+  });
+
+  return (
+    <Modal opened onClose={onClose} size="lg" title={chart ? t('charts.editTitle') : t('charts.newTitle')}>
+      <Stack gap="sm">
+        <TextInput
+          label={t('charts.name')}
+          required
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+        />
+        <Textarea
+          label={t('charts.description')}
+          value={description}
+          autosize
+          minRows={1}
+          onChange={(event) => setDescription(event.currentTarget.value)}
+        />
+        <Group grow>
+          <Select
+            label={t('charts.family')}
+            data={CHART_FAMILIES.map((value) => ({ value, label: t(`charts.families.${value}`) }))}
+            value={family}
+            onChange={(value) => {
+              if (!value) return;
+              const next = value as ChartFamily;
+              setFamily(next);
+              if (!CHART_FAMILY_TYPES[next].includes(type)) setType(CHART_FAMILY_TYPES[next][0]!);
+            }}
+            allowDeselect={false}
+          />
+          <Select
+            label={t('charts.type')}
+            data={types.map((value) => ({ value, label: t(`charts.types.${value}`) }))}
+            value={type}
+            onChange={(value) => value && setType(value as ChartType)}
+            allowDeselect={false}
+          />
+        </Group>
+        {family === 'SAVED_QUERIES' ? (
+          <MultiSelect
+            label={t('charts.queries')}
+            description={t('charts.queriesHint')}
+            data={(queries.data?.items ?? []).map((query) => ({
+              value: query.id,
+              label: query.aggregation ? `${query.name} (${query.aggregation.type})` : query.name,
+            }))}
+            value={savedQueryIds}
+            onChange={setSavedQueryIds}
+            searchable
+          />
+        ) : (
+          hasFraud && (
+            <Select
+              label={t('charts.domain')}
+              data={[
+                { value: 'security', label: t('charts.domains.security') },
+                { value: 'fraud', label: t('charts.domains.fraud') },
+              ]}
+              value={domain}
+              onChange={(value) => value && setDomain(value as ChartDomain)}
+              allowDeselect={false}
+            />
+          )
+        )}
+        {usesRows && (
+          <NumberInput
+            label={type === 'events_table' ? t('charts.eventCount') : t('charts.rowCount')}
+            value={rowLimit}
+            onChange={setRowLimit}
+            min={1}
+            max={type === 'events_table' ? 100 : 10_000}
+          />
+        )}
+        {preview && (
+          <Stack gap={4}>
+            <Text size="sm" fw={500}>
+              {t('charts.previewTitle')}
+            </Text>
+            <ChartFigure type={preview.type} data={preview.data} height={200} />
+          </Stack>
+        )}
+        <Group justify="space-between">
+          <Button variant="subtle" loading={runPreview.isPending} onClick={() => runPreview.mutate()}>
+            {t('charts.preview')}
+          </Button>
+          <Group>
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

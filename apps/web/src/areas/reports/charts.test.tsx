@@ -1,0 +1,124 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type { Chart } from '@vigil/contracts';
+import { describe, expect, it } from 'vitest';
+import { apiError, stubApi } from '../../test/fetch-stub';
+import { renderApp } from '../../test/render-app';
+import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { chartFixture } from '../dashboards/test-fixtures';
+
+const base = `/api/org/${HOME_ORG_ID}`;
+const id = (n: number) => `00000000-0000-4000-8000-00000000010${n}`;
+const chart = (n: number, name: string, overrides: Partial<Chart> = {}) =>
+  chartFixture(id(n), name, { modifiedOn: `2026-03-0${n}T09:00:00.000Z`, ...overrides });
+
+const EDITOR = [
+  'CHART_VIEW',
+  'CHART_EDIT',
+  'EVENT_VIEW',
+  'EVENT_EDIT',
+  'SAVED_SEARCH_VIEW',
+  'SAVED_SEARCH_EDIT',
+];
+const withAccess = (permissions: string[]) => ({
+  ...signedInRoutes,
+  ...orgShellRoutes(
+    orgContextOf(HOME_ORG_ID, 'Provider', { permissions: ['DASHBOARD_VIEW', ...permissions] }),
+  ),
+});
+
+describe('charts list', () => {
+  it('lists charts with their type and source, and reports a partly failed bulk delete', async () => {
+    const charts = [
+      chart(1, 'Events by data source', { type: 'line' }),
+      chart(2, 'Alerts by severity', { family: 'ALERT_COUNTS', type: 'pie' }),
+      chart(3, 'Failed logins', { type: 'badge' }),
+    ];
+    let deleteBody: unknown;
+    stubApi({
+      ...withAccess(EDITOR),
+      [`GET ${base}/charts`]: { body: { items: charts, total: 3 } },
+      [`POST ${base}/charts/bulk-delete`]: ({ init }) => {
+        deleteBody = JSON.parse(String(init?.body));
+        return { body: { deleted: 1, failed: 1, failedIds: [id(2)] } };
+      },
+    });
+    const { user } = renderApp(`/reports/charts/list?orgId=${HOME_ORG_ID}`);
+
+    expect(await screen.findByRole('heading', { name: 'Charts' })).toBeInTheDocument();
+    const row = await screen.findByRole('row', { name: /Alerts by severity/ });
+    expect(within(row).getByText('Pie')).toBeInTheDocument();
+    expect(within(row).getByText('Alert counts by severity')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select Events by data source' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Alerts by severity' }));
+    await user.click(screen.getByRole('button', { name: 'Delete 2 charts' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete charts' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+
+    expect(
+      await screen.findByText(
+        'Deleting 1 chart(s) succeeded, but another 1 chart(s) failed. They may have been modified by another user.',
+      ),
+    ).toBeInTheDocument();
+    expect(deleteBody).toEqual({
+      items: [
+        { id: id(1), modifiedOn: '2026-03-01T09:00:00.000Z' },
+        { id: id(2), modifiedOn: '2026-03-02T09:00:00.000Z' },
+      ],
+    });
+  });
+
+  it('restores a deleted chart from the Deleted view', async () => {
+    let restored = '';
+    stubApi({
+      ...withAccess(EDITOR),
+      [`GET ${base}/charts`]: ({ url }) => ({
+        body: url.includes('state=DELETED')
+          ? {
+              items: [chart(4, 'Old trend', { state: 'DELETED', family: 'ALERT_TRENDS', type: 'line' })],
+              total: 1,
+            }
+          : { items: [], total: 0 },
+      }),
+      [`POST ${base}/chart/${id(4)}/restore`]: ({ url }) => {
+        restored = url;
+        return { body: chart(4, 'Old trend', { family: 'ALERT_TRENDS', type: 'line' }) };
+      },
+    });
+    const { user } = renderApp(`/reports/charts/list?orgId=${HOME_ORG_ID}`);
+
+    expect(await screen.findByText('No charts yet')).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: 'Deleted' }));
+    await user.click(await screen.findByRole('button', { name: 'Restore Old trend' }));
+    await waitFor(() => expect(restored).toBe(`${base}/chart/${id(4)}/restore`));
+    expect(await screen.findByText('Chart restored.')).toBeInTheDocument();
+  });
+
+  it('shows the catalogue text of a refused chart', async () => {
+    stubApi({
+      ...withAccess(EDITOR),
+      [`GET ${base}/charts`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/saved-queries`]: { body: { items: [], total: 0 } },
+      [`POST ${base}/chart`]: { status: 400, body: apiError('CHART_NEEDS_ONE_NON_AGGREGATE_QUERY') },
+    });
+    const { user } = renderApp(`/reports/charts/list?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'New chart' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New chart' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Failed logins');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText(/Badge and events table charts need exactly one non-aggregate query/),
+    ).toBeInTheDocument();
+  });
+
+  it('offers no changes to a chart viewer', async () => {
+    stubApi({
+      ...withAccess(['CHART_VIEW', 'CHART_EDIT']),
+      [`GET ${base}/charts`]: { body: { items: [chart(1, 'Events by data source')], total: 1 } },
+    });
+    renderApp(`/reports/charts/list?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByRole('row', { name: /Events by data source/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New chart' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit Events by data source' })).not.toBeInTheDocument();
+  });
+});
