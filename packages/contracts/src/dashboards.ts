@@ -239,12 +239,12 @@ export type DashboardList = z.infer<typeof dashboardListSchema>;
 export const defaultDashboardSchema = z.object({ dashboard: dashboardSchema.nullable() });
 
 /** POST /dashboards/library/copy-to-customers. */
-export const libraryCopyResultSchema = z.object({
+export const dashboardLibraryCopyResultSchema = z.object({
   copied: z.number(),
   skipped: z.number(),
   orgs: z.number(),
 });
-export type LibraryCopyResult = z.infer<typeof libraryCopyResultSchema>;
+export type DashboardLibraryCopyResult = z.infer<typeof dashboardLibraryCopyResultSchema>;
 
 /** A name cut to the display limit with an ellipsis. */
 export function displayName(name: string, limit = DASHBOARD_NAME_DISPLAY_LENGTH): string {

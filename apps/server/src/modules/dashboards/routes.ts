@@ -13,7 +13,7 @@ import {
   dashboardListSchema,
   dashboardSchema,
   defaultDashboardSchema,
-  libraryCopyResultSchema,
+  dashboardLibraryCopyResultSchema,
 } from '@vigil/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -448,7 +448,7 @@ export const dashboardRoutes =
             "charts, is copied into every organisation but the provider's; dashboards an organisation already " +
             'holds a copy of (even a deleted one) are skipped.',
           params: orgParamsSchema,
-          response: { 200: libraryCopyResultSchema },
+          response: { 200: dashboardLibraryCopyResultSchema },
         },
       },
       async (request) => copyLibraryToCustomers(db, actorOf(request)),

@@ -9,7 +9,7 @@ import {
   type ChartRange,
   type Dashboard,
   type DashboardSummary,
-  type LibraryCopyResult,
+  type DashboardLibraryCopyResult,
   type SearchIntervalType,
 } from '@vigil/contracts';
 import type { z } from 'zod';
@@ -678,7 +678,7 @@ export async function addFromLibrary(db: Db, actor: Actor, id: string): Promise<
  * Copies every live library dashboard to every customer organisation (not the provider's), skipping
  * those an organisation already holds a copy of (spec 3). Provider administrators only.
  */
-export async function copyLibraryToCustomers(db: Db, actor: Actor): Promise<LibraryCopyResult> {
+export async function copyLibraryToCustomers(db: Db, actor: Actor): Promise<DashboardLibraryCopyResult> {
   await assertProviderAdmin(db, actor.access);
   const library = await liveLibraryDashboards(db);
   const customers = (await listAllOrgs(db)).filter((org) => !org.isProvider);

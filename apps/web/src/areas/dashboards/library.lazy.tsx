@@ -2,7 +2,12 @@ import { Button, EmptyState, Group, Stack, Table, Text } from '@mantine/core';
 import { IconBooks } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createLazyRoute, useNavigate } from '@tanstack/react-router';
-import { DEFAULT_PAGE_SIZE, dashboardSchema, displayName, libraryCopyResultSchema } from '@vigil/contracts';
+import {
+  DEFAULT_PAGE_SIZE,
+  dashboardSchema,
+  displayName,
+  dashboardLibraryCopyResultSchema,
+} from '@vigil/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
@@ -52,7 +57,7 @@ function LibraryList() {
     mutationFn: () =>
       apiFetch(`${orgPath(orgId)}/dashboards/library/copy-to-customers`, {
         method: 'POST',
-        schema: libraryCopyResultSchema,
+        schema: dashboardLibraryCopyResultSchema,
       }),
     onSuccess: (result) => notifyMessage('dashboards.done.copyAll', 'green', result),
     meta: { errorKey: 'dashboards.actionFailed' },
