@@ -50,7 +50,7 @@ describe('left bar', () => {
   });
 
   it('keeps orgId and feature across moves and shows an honest page for an area not built yet', async () => {
-    stubApi(withPermissions(['DASHBOARD_VIEW', 'ALERT_INBOX_VIEW', 'TRIGGER_VIEW']));
+    stubApi(withPermissions(['DASHBOARD_VIEW', 'ALERT_INBOX_VIEW', 'TRIGGER_VIEW', 'REPORT_VIEW']));
     const { router, user } = renderApp(`/dashboards/default?orgId=${HOME_ORG_ID}&feature=csmInformation`);
     expect(await screen.findByRole('heading', { name: 'Dashboards' })).toBeInTheDocument();
 
@@ -70,8 +70,13 @@ describe('left bar', () => {
     expect(within(tabs).getByRole('link', { name: 'Alert inbox' })).toHaveAttribute('aria-current', 'page');
 
     await user.click(within(tabs).getByRole('link', { name: 'Default triggers' }));
-    expect(await screen.findByRole('heading', { name: 'Default triggers' })).toBeInTheDocument();
-    expect(screen.getByText('This area is not available yet.')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Trigger library' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/triggers/library');
+    expect(router.state.location.search).toEqual({ orgId: HOME_ORG_ID, feature: 'csmInformation' });
+
+    await user.click(within(mainNav()).getByRole('link', { name: 'Reports' }));
+    expect(await screen.findByText('This area is not available yet.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/reports');
     expect(router.state.location.search).toEqual({ orgId: HOME_ORG_ID, feature: 'csmInformation' });
   });
 
