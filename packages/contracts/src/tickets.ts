@@ -132,6 +132,41 @@ export const ticketHistorySchema = z.object({
 });
 export type TicketHistoryEntry = z.infer<typeof ticketHistorySchema>;
 
+/** Spec 3 sections 5 and 9: fewer than 50 files per ticket, 32 MiB each. */
+export const TICKET_FILES_LIMIT = 50;
+export const TICKET_FILE_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The file types a ticket accepts, by extension, each with the content type it is served as. The
+ * server checks the file's bytes against the type: PDF, PNG, JPEG, GIF and ZIP (Office documents are
+ * ZIP files) by their magic numbers, text types by being UTF-8 text without NUL bytes.
+ */
+export const TICKET_FILE_TYPES = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  zip: 'application/zip',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  txt: 'text/plain',
+  log: 'text/plain',
+  csv: 'text/csv',
+} as const satisfies Record<string, string>;
+
+export const ticketFileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number(),
+  createdBy: z.string().nullable(),
+  createdByName: z.string().nullable(),
+  createdOn: z.string(),
+});
+export type TicketFile = z.infer<typeof ticketFileSchema>;
+
 export const ticketDetailSchema = ticketSchema.extend({
   parent: ticketRefSchema.nullable(),
   watchers: z.array(person),
@@ -139,6 +174,7 @@ export const ticketDetailSchema = ticketSchema.extend({
   subtasks: z.array(ticketRefSchema),
   comments: z.array(ticketCommentSchema),
   history: z.array(ticketHistorySchema),
+  files: z.array(ticketFileSchema),
 });
 export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 

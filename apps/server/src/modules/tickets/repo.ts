@@ -25,6 +25,7 @@ import { userEmails, userOrgs, users } from '../users/tables';
 import {
   ticketComments,
   ticketCounters,
+  ticketFiles,
   ticketHistory,
   ticketLinks,
   tickets,
@@ -360,4 +361,55 @@ export async function isActiveOrgPerson(db: Db, orgId: string, userId: string): 
       ),
     );
   return row !== undefined;
+}
+
+/** The files of a ticket without their bytes, by name. */
+export async function listFiles(db: Db, ticketId: string) {
+  return db
+    .select({
+      id: ticketFiles.id,
+      name: ticketFiles.name,
+      contentType: ticketFiles.contentType,
+      size: ticketFiles.size,
+      createdBy: ticketFiles.createdBy,
+      createdByName: fullName(users),
+      createdOn: ticketFiles.createdOn,
+    })
+    .from(ticketFiles)
+    .leftJoin(users, eq(users.id, ticketFiles.createdBy))
+    .where(eq(ticketFiles.ticketId, ticketId))
+    .orderBy(sql`lower(${ticketFiles.name})`, asc(ticketFiles.createdOn), asc(ticketFiles.id));
+}
+
+export async function countFiles(db: Db, ticketId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(ticketFiles)
+    .where(eq(ticketFiles.ticketId, ticketId));
+  return row?.count ?? 0;
+}
+
+export async function insertFile(tx: Db, values: typeof ticketFiles.$inferInsert) {
+  const [row] = await tx
+    .insert(ticketFiles)
+    .values(values)
+    .returning({ id: ticketFiles.id, name: ticketFiles.name });
+  return row!;
+}
+
+/** One file of a ticket with its bytes. */
+export async function findFile(db: Db, ticketId: string, fileId: string) {
+  const [row] = await db
+    .select()
+    .from(ticketFiles)
+    .where(and(eq(ticketFiles.ticketId, ticketId), eq(ticketFiles.id, fileId)));
+  return row;
+}
+
+export async function deleteFile(tx: Db, ticketId: string, fileId: string) {
+  const [row] = await tx
+    .delete(ticketFiles)
+    .where(and(eq(ticketFiles.ticketId, ticketId), eq(ticketFiles.id, fileId)))
+    .returning({ id: ticketFiles.id, name: ticketFiles.name });
+  return row;
 }

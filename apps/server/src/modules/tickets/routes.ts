@@ -1,3 +1,4 @@
+import fastifyMultipart from '@fastify/multipart';
 import {
   linkedAlertSchema,
   similarIncidentSchema,
@@ -11,6 +12,9 @@ import {
   ticketStateInputSchema,
   ticketUpdateSchema,
   TICKET_CSV_MAX_ROWS,
+  TICKET_FILE_MAX_BYTES,
+  TICKET_FILE_TYPES,
+  TICKET_FILES_LIMIT,
   type Permission,
   type TicketKind,
 } from '@vigil/contracts';
@@ -18,10 +22,13 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accessOf } from '../../platform/access';
+import { AppError, validationFailed } from '../../platform/errors';
 import { orgParamsSchema } from '../../platform/http';
+import { spoolUploadedFiles, UploadRefusedError, type SpooledUpload } from '../../platform/uploads';
 import { alertsOfTicket } from '../alerts/service';
 import {
   addComment,
+  addTicketFiles,
   changeTicketState,
   claimTicket,
   createTicket,
@@ -29,6 +36,8 @@ import {
   getTicket,
   linkTicket,
   listTickets,
+  removeTicketFile,
+  ticketFileContent,
   ticketView,
   updateTicket,
   type Actor,
@@ -37,6 +46,7 @@ import {
 import { similarIncidents } from './similar';
 
 const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(64) });
+const fileParams = refParams.extend({ fileId: z.uuid() });
 const TAGS = ['tickets'];
 
 const actorOf = (request: FastifyRequest): Actor => ({ access: accessOf(request), ip: request.ip });
@@ -85,11 +95,41 @@ const FIELDS =
   'of one in Analysis moves it back to Triage. The owner and watchers are e-mailed about every change but ' +
   'their own; each change is kept in the history with who and when.';
 
+const FILE_TYPES = Object.keys(TICKET_FILE_TYPES).join(', ');
+
+function uploadRefusal({ refusal }: UploadRefusedError): AppError {
+  if (refusal.reason === 'fileTooLarge') {
+    return new AppError(
+      'PayloadTooLargeException',
+      'TICKET_FILE_TOO_LARGE',
+      `${refusal.filename} is larger than ${TICKET_FILE_MAX_BYTES} bytes`,
+      { params: { 0: refusal.filename, maxBytes: TICKET_FILE_MAX_BYTES } },
+    );
+  }
+  if (refusal.reason === 'tooManyFiles') {
+    return validationFailed('TICKET_FILE_TOO_MANY', `A ticket holds fewer than ${TICKET_FILES_LIMIT} files`, {
+      field: 'file',
+      params: { limit: TICKET_FILES_LIMIT, count: TICKET_FILES_LIMIT },
+    });
+  }
+  return validationFailed('TICKET_FILE_NO_FILE', 'Not a multipart upload', { field: 'file' });
+}
+
+/** `attachment; filename=...` with an ASCII fallback and the UTF-8 name (RFC 6266). */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 /** Incidents and tasks (spec 3): lists, CSV download, details and every change. */
 export const ticketRoutes =
   (deps: TicketDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = deps;
+    await app.register(fastifyMultipart, {
+      limits: { files: TICKET_FILES_LIMIT - 1, fileSize: TICKET_FILE_MAX_BYTES, fields: 10, parts: 60 },
+    });
+
     for (const { kind, one, many, label, view, edit } of KINDS) {
       const VIEW = { access: { permission: view } };
       const EDIT = { access: { permission: edit } };
@@ -282,6 +322,92 @@ export const ticketRoutes =
         },
         async (request) =>
           linkTicket(deps, actorOf(request), kind, request.params.ref, request.params.slug, false),
+      );
+
+      app.post(
+        `/api/org/:orgId/${one}/:ref/files`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Attach files to ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              `multipart/form-data with one or more files of at most ${TICKET_FILE_MAX_BYTES} bytes each (413 ` +
+              `TICKET_FILE_TOO_LARGE); the ${label} keeps fewer than ${TICKET_FILES_LIMIT} files (400 ` +
+              `TICKET_FILE_TOO_MANY); no file answers 400 TICKET_FILE_NO_FILE. Accepted by extension: ${FILE_TYPES}. ` +
+              'The bytes must match the type (PDF, PNG, JPEG, GIF and ZIP/Office by their magic numbers, txt, log and ' +
+              'csv UTF-8 text without NUL bytes), or 415 TICKET_FILE_UNSUPPORTED_TYPE names the file; one refused ' +
+              'file refuses the upload and nothing is written. The files are kept in the database; the history ' +
+              `names them. ${ONE(label)}`,
+            params: refParams,
+            response: { 201: ticketDetailSchema },
+          },
+        },
+        async (request, reply) => {
+          let upload: SpooledUpload;
+          try {
+            upload = await spoolUploadedFiles(request, 'vigil-ticket-files');
+          } catch (error) {
+            throw error instanceof UploadRefusedError ? uploadRefusal(error) : error;
+          }
+          try {
+            const detail = await addTicketFiles(
+              deps,
+              actorOf(request),
+              kind,
+              request.params.ref,
+              upload.files,
+            );
+            return await reply.status(201).send(detail);
+          } finally {
+            await upload.remove();
+          }
+        },
+      );
+
+      app.get(
+        `/api/org/:orgId/${one}/:ref/files/:fileId`,
+        {
+          config: VIEW,
+          schema: {
+            tags: TAGS,
+            summary: `Download a file of ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              'The bytes as uploaded, with the content type checked at upload, `Content-Disposition: attachment` ' +
+              'and `X-Content-Type-Options: nosniff`. 404 TICKET_FILE_NOT_FOUND for files not of this ticket. ' +
+              ONE(label),
+            params: fileParams,
+          },
+        },
+        async (request, reply) => {
+          const { ref, fileId } = request.params;
+          const file = await ticketFileContent(db, accessOf(request).org.id, kind, ref, fileId);
+          const type = file.contentType.startsWith('text/')
+            ? `${file.contentType}; charset=utf-8`
+            : file.contentType;
+          return reply
+            .header('content-type', type)
+            .header('content-disposition', attachment(file.name))
+            .header('x-content-type-options', 'nosniff')
+            .header('cache-control', 'private, no-store')
+            .send(file.content);
+        },
+      );
+
+      app.delete(
+        `/api/org/:orgId/${one}/:ref/files/:fileId`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Delete a file of ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description: `The history keeps its name. 404 TICKET_FILE_NOT_FOUND for files not of this ticket. ${ONE(label)}`,
+            params: fileParams,
+            response: { 200: ticketDetailSchema },
+          },
+        },
+        async (request) =>
+          removeTicketFile(deps, actorOf(request), kind, request.params.ref, request.params.fileId),
       );
     }
 

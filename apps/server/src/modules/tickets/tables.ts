@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -138,4 +140,33 @@ export const ticketHistory = pgTable(
       .default(sql`clock_timestamp()`),
   },
   (table) => [index().on(table.ticketId, table.at)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * Files attached to tickets, their bytes in the database (never on a path anyone names). `name` is
+ * the name the uploader gave, for display and the download's file name only; `contentType` is the one
+ * checked against the bytes at upload.
+ */
+export const ticketFiles = pgTable(
+  'ticket_files',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    ticketId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    contentType: text().notNull(),
+    size: bigint({ mode: 'number' }).notNull(),
+    content: bytea().notNull(),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index().on(table.ticketId, table.createdOn)],
 );
