@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { alerts } from '../modules/alerts/tables';
 import {
   insertComment,
+  insertFile,
   insertHistory,
   insertLink,
   insertTicket,
@@ -31,6 +32,8 @@ interface DemoTicket {
   parent?: string;
   links?: string[];
   comments?: { by: 'analyst' | 'admin'; body: string }[];
+  /** Attached by the owner (or the analyst) an hour after creation. */
+  files?: { name: string; contentType: string; content: string }[];
 }
 
 const HARBOR_TICKETS: DemoTicket[] = [
@@ -49,6 +52,21 @@ const HARBOR_TICKETS: DemoTicket[] = [
     comments: [
       { by: 'analyst', body: 'The Singapore session used a residential proxy. Asked jmartin to confirm.' },
       { by: 'admin', body: 'Keep the account locked until he calls the service desk.' },
+    ],
+    files: [
+      {
+        name: 'jmartin-sign-ins.csv',
+        contentType: 'text/csv',
+        content:
+          'time,user,city,ip,result\n' +
+          '2026-03-01T07:58:12Z,jmartin,Denver,198.51.100.23,success\n' +
+          '2026-03-01T09:41:03Z,jmartin,Singapore,203.0.113.77,success\n',
+      },
+      {
+        name: 'proxy-lookup.txt',
+        contentType: 'text/plain',
+        content: '203.0.113.77: residential proxy network, listed since 2025-11.\n',
+      },
     ],
   },
   {
@@ -206,6 +224,31 @@ async function seedTickets(
         createdOn: new Date(createdOn.getTime() + (index + 2) * HOUR),
       });
     }
+    const uploader = ticket.owner ? people[ticket.owner] : people.analyst;
+    const added = [];
+    for (const file of ticket.files ?? []) {
+      const content = Buffer.from(file.content);
+      added.push(
+        await insertFile(db, {
+          ticketId: row.id,
+          name: file.name,
+          contentType: file.contentType,
+          size: content.length,
+          content,
+          createdBy: uploader,
+          createdOn: new Date(createdOn.getTime() + HOUR),
+        }),
+      );
+    }
+    if (added.length > 0) {
+      await insertHistory(db, {
+        ticketId: row.id,
+        actorId: uploader,
+        action: 'file-added',
+        details: { files: added },
+        at: new Date(createdOn.getTime() + HOUR),
+      });
+    }
     for (const other of ticket.links ?? []) await insertLink(db, row.id, rows.get(other)!.id, people.analyst);
   }
   return rows;
@@ -213,7 +256,7 @@ async function seedTickets(
 
 /**
  * Incidents in every state and tasks (some subtasks of incidents) for First Harbor Bank, with owners,
- * watchers, comments and history; its escalated demo alerts belong to the impossible-travel incident.
+ * watchers, comments, files and history; its escalated demo alerts belong to the impossible-travel incident.
  * Prairie Credit Union gets an incident and a task of its own.
  */
 export async function seedTicketsDemo(
