@@ -255,3 +255,42 @@ export const similarIncidentSchema = ticketRefSchema.extend({
 export type SimilarIncident = z.infer<typeof similarIncidentSchema>;
 
 export const ticketPageQuerySchema = z.object(pageParams);
+
+/** The universal ticket inbox: tickets of every organisation the user may read them in. */
+export const universalTicketSchema = ticketSchema.extend({ orgId: z.string(), orgName: z.string() });
+export type UniversalTicket = z.infer<typeof universalTicketSchema>;
+
+export const universalTicketListSchema = z.object({
+  items: z.array(universalTicketSchema),
+  total: z.number(),
+  /** The organisations read, by name. */
+  orgs: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type UniversalTicketList = z.infer<typeof universalTicketListSchema>;
+
+/** Tickets one bulk close takes at most. */
+export const TICKET_BULK_CLOSE_MAX = 100;
+
+/** POST /universal-inbox/incidents/close and /tasks/close: each ticket with the version read. */
+export const ticketBulkCloseSchema = z.object({
+  tickets: z
+    .array(z.object({ orgId: z.uuid(), id: z.uuid(), version }))
+    .min(1)
+    .max(TICKET_BULK_CLOSE_MAX),
+});
+export type TicketBulkCloseInput = z.infer<typeof ticketBulkCloseSchema>;
+
+export const ticketBulkCloseResultSchema = z.object({
+  results: z.array(
+    z.object({
+      orgId: z.string(),
+      id: z.string(),
+      slug: z.string().nullable(),
+      /** closed, or the error key why not (TICKET_SAME_STATE, TICKET_MODIFIED, TICKET_NOT_FOUND, ORG_NOT_AUTHORISED, PERMISSION_DENIED). */
+      outcome: z.string(),
+    }),
+  ),
+  closed: z.number(),
+  failed: z.number(),
+});
+export type TicketBulkCloseResult = z.infer<typeof ticketBulkCloseResultSchema>;

@@ -71,10 +71,15 @@ const FILTERS: Record<TicketKind, Record<TicketFilter, SQL | undefined>> = {
   },
 };
 
-export function selectionWhere(orgId: string, kind: TicketKind, selection: TicketSelection): SQL {
+/** The tickets of one organisation, or of several (the universal inbox), matching a selection. */
+export function selectionWhere(
+  orgId: string | readonly string[],
+  kind: TicketKind,
+  selection: TicketSelection,
+): SQL {
   const pattern = selection.q ? `%${escapeLike(selection.q)}%` : undefined;
   return and(
-    eq(tickets.orgId, orgId),
+    typeof orgId === 'string' ? eq(tickets.orgId, orgId) : inArray(tickets.orgId, [...orgId]),
     eq(tickets.kind, kind),
     FILTERS[kind][selection.filter],
     selection.states?.length ? inArray(tickets.state, selection.states) : undefined,

@@ -11,6 +11,10 @@ import {
   ticketListSchema,
   ticketStateInputSchema,
   ticketUpdateSchema,
+  ticketBulkCloseResultSchema,
+  ticketBulkCloseSchema,
+  TICKET_BULK_CLOSE_MAX,
+  universalTicketListSchema,
   TICKET_CSV_MAX_ROWS,
   TICKET_FILE_MAX_BYTES,
   TICKET_FILE_TYPES,
@@ -44,6 +48,7 @@ import {
   type TicketDeps,
 } from './service';
 import { similarIncidents } from './similar';
+import { bulkCloseTickets, listUniversalTickets } from './universal';
 
 const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(64) });
 const fileParams = refParams.extend({ fileId: z.uuid() });
@@ -408,6 +413,51 @@ export const ticketRoutes =
         },
         async (request) =>
           removeTicketFile(deps, actorOf(request), kind, request.params.ref, request.params.fileId),
+      );
+
+      const INBOX = { access: { permission: view, feature: 'universalTicketInbox' as const } };
+
+      app.get(
+        `/api/org/:orgId/universal-inbox/${many}`,
+        {
+          config: INBOX,
+          schema: {
+            tags: TAGS,
+            summary: `The ${many} of every organisation the user may read them in`,
+            description:
+              `The universal ticket inbox (feature universalTicketInbox, ${view} in this organisation): one list of ` +
+              `the ${many} of the user's home organisation and those they are authorised for, only where they hold ` +
+              `${view}; each item names its organisation, and \`orgs\` lists the organisations read. ${FILTERS} ` +
+              'Paged by pageSize and pageNumber.',
+            params: orgParamsSchema,
+            querystring: ticketListQuerySchema,
+            response: { 200: universalTicketListSchema },
+          },
+        },
+        async (request) => {
+          const { state, ...query } = request.query;
+          return listUniversalTickets(db, accessOf(request).user, kind, { ...query, states: state });
+        },
+      );
+
+      app.post(
+        `/api/org/:orgId/universal-inbox/${many}/close`,
+        {
+          config: INBOX,
+          schema: {
+            tags: TAGS,
+            summary: `Close ${many} of several organisations`,
+            description:
+              `1 to ${TICKET_BULK_CLOSE_MAX} ${many}, each with its organisation and the version read. Each is closed ` +
+              `by its organisation's rules, on its own: \`outcome\` is closed, or why not: ORG_NOT_AUTHORISED (not an ` +
+              `organisation of the user), PERMISSION_DENIED (no ${edit} there), TICKET_NOT_FOUND, TICKET_MODIFIED ` +
+              '(changed since read) or TICKET_SAME_STATE (closed already). Answers 200 with every outcome.',
+            params: orgParamsSchema,
+            body: ticketBulkCloseSchema,
+            response: { 200: ticketBulkCloseResultSchema },
+          },
+        },
+        async (request) => bulkCloseTickets(deps, accessOf(request).user, request.ip, kind, request.body),
       );
     }
 
