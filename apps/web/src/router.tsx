@@ -257,6 +257,12 @@ const incidentRoute = orgRoute('/tickets/incident/$slug').lazy(() =>
 const taskRoute = orgRoute('/tickets/task/$slug').lazy(() =>
   import('./areas/tickets/tickets.lazy').then((m) => m.taskRoute),
 );
+const universalIncidentsRoute = orgRoute('/universal-ticket-inbox/incident').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.universalIncidentsRoute),
+);
+const universalTasksRoute = orgRoute('/universal-ticket-inbox/task').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.universalTasksRoute),
+);
 const universalTicketInboxRoute = orgRoute('/universal-ticket-inbox/$').lazy(() =>
   import('./areas/tickets/unavailable.lazy').then((m) => m.universalTicketInboxRoute),
 );
@@ -431,6 +437,8 @@ const routeTree = rootRoute.addChildren([
   tasksRoute,
   incidentRoute,
   taskRoute,
+  universalIncidentsRoute,
+  universalTasksRoute,
   universalTicketInboxRoute,
   ticketTemplatesRoute,
   eventSearchRoute,

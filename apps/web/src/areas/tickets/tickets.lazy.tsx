@@ -1,6 +1,7 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { TicketPage } from './ticket-page';
 import { TicketsPage } from './tickets-page';
+import { UniversalInboxPage } from './universal-inbox';
 
 export const incidentsRoute = createLazyRoute('/tickets/incident')({
   component: () => <TicketsPage kind="incident" />,
@@ -22,4 +23,12 @@ export const taskRoute = createLazyRoute('/tickets/task/$slug')({
     const { slug } = taskRoute.useParams();
     return <TicketPage kind="task" slug={slug} />;
   },
+});
+
+export const universalIncidentsRoute = createLazyRoute('/universal-ticket-inbox/incident')({
+  component: () => <UniversalInboxPage kind="incident" />,
+});
+
+export const universalTasksRoute = createLazyRoute('/universal-ticket-inbox/task')({
+  component: () => <UniversalInboxPage kind="task" />,
 });

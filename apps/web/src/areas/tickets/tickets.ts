@@ -4,6 +4,7 @@ import {
   similarIncidentSchema,
   ticketDetailSchema,
   ticketListSchema,
+  universalTicketListSchema,
   type TicketFilter,
   type TicketKind,
   type TicketSortField,
@@ -81,4 +82,20 @@ export const similarIncidentsQuery = (orgId: string, ref: string) =>
         schema: z.array(similarIncidentSchema),
         signal,
       }),
+  });
+
+/** GET /api/org/:orgId/universal-inbox/incidents or /tasks (feature universalTicketInbox). */
+export const universalTicketsQuery = (orgId: string, kind: TicketKind, params: TicketListParams) =>
+  queryOptions({
+    queryKey: [...ticketsKey(orgId), 'universal', kind, params] as const,
+    queryFn: ({ signal }) => {
+      const search = ticketSearchParams(params);
+      search.set('pageSize', String(params.pageSize));
+      search.set('pageNumber', String(params.pageNumber));
+      return apiFetch(`${orgPath(orgId)}/universal-inbox/${TICKET_LIST_PATH[kind]}?${search.toString()}`, {
+        schema: universalTicketListSchema,
+        signal,
+      });
+    },
+    placeholderData: keepPreviousData,
   });
