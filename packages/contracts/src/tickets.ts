@@ -194,6 +194,8 @@ export const ticketCreateSchema = z.object({
   externalId: z.string().trim().max(200).nullable().optional(),
   /** The parent ticket's slug (subtasks). */
   parentSlug: z.string().trim().max(40).nullable().optional(),
+  /** A template of the organisation: its tasks become subtasks, its watchers join `watcherIds`. */
+  templateId: z.uuid().nullable().optional(),
 });
 export type TicketCreateInput = z.input<typeof ticketCreateSchema>;
 
@@ -294,3 +296,28 @@ export const ticketBulkCloseResultSchema = z.object({
   failed: z.number(),
 });
 export type TicketBulkCloseResult = z.infer<typeof ticketBulkCloseResultSchema>;
+
+/** Ticket templates (spec 1: /ticket-templates, TRAC_USER). */
+export const TICKET_TEMPLATE_MAX_TASKS = 20;
+
+export const ticketTemplateTaskSchema = z.object({ title, description: longText.default('') });
+
+export const ticketTemplateInputSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  title,
+  description: longText.default(''),
+  tasks: z.array(ticketTemplateTaskSchema).max(TICKET_TEMPLATE_MAX_TASKS).default([]),
+  watcherIds: z.array(z.uuid()).max(TICKET_MAX_WATCHERS).default([]),
+});
+export type TicketTemplateInput = z.input<typeof ticketTemplateInputSchema>;
+
+export const ticketTemplateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  tasks: z.array(z.object({ title: z.string(), description: z.string() })),
+  watchers: z.array(person),
+  modifiedOn: z.string(),
+});
+export type TicketTemplate = z.infer<typeof ticketTemplateSchema>;

@@ -15,6 +15,9 @@ import {
   ticketBulkCloseSchema,
   TICKET_BULK_CLOSE_MAX,
   universalTicketListSchema,
+  ticketTemplateInputSchema,
+  ticketTemplateSchema,
+  TICKET_TEMPLATE_MAX_TASKS,
   TICKET_CSV_MAX_ROWS,
   TICKET_FILE_MAX_BYTES,
   TICKET_FILE_TYPES,
@@ -48,6 +51,7 @@ import {
   type TicketDeps,
 } from './service';
 import { similarIncidents } from './similar';
+import { createTemplate, deleteTemplate, listTemplates, replaceTemplate } from './templates';
 import { bulkCloseTickets, listUniversalTickets } from './universal';
 
 const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(64) });
@@ -99,6 +103,11 @@ const FIELDS =
   'TICKET_PARENT_CYCLE). Setting an owner on an incident in Triage moves it to Analysis; removing the owner ' +
   'of one in Analysis moves it back to Triage. The owner and watchers are e-mailed about every change but ' +
   'their own; each change is kept in the history with who and when.';
+
+const TEMPLATE_FIELDS =
+  `\`name\` unique in the organisation, any case (409 TICKET_TEMPLATE_NAME_IN_USE); \`title\`, \`description\`, ` +
+  `up to ${TICKET_TEMPLATE_MAX_TASKS} \`tasks\` (title and description) and \`watcherIds\` (people of the ` +
+  'organisation or authorised for it, 400 TICKET_INVALID_WATCHER).';
 
 const FILE_TYPES = Object.keys(TICKET_FILE_TYPES).join(', ');
 
@@ -192,7 +201,9 @@ export const ticketRoutes =
             summary: `Create ${label === 'incident' ? 'an' : 'a'} ${label}`,
             description:
               `The new ${label} takes the next slug of the organisation (${kind === 'incident' ? 'INC' : 'TASK'}-n) ` +
-              `and starts ${kind === 'incident' ? 'in Triage (Analysis with an owner)' : 'Open'}. ${FIELDS}`,
+              `and starts ${kind === 'incident' ? 'in Triage (Analysis with an owner)' : 'Open'}. ${FIELDS} ` +
+              '`templateId` names a ticket template of the organisation (400 TICKET_TEMPLATE_NOT_FOUND): its tasks ' +
+              'are created as subtasks and its watchers (those still active) join `watcherIds`.',
             params: orgParamsSchema,
             body: ticketCreateSchema,
             response: { 201: ticketDetailSchema },
@@ -460,6 +471,76 @@ export const ticketRoutes =
         async (request) => bulkCloseTickets(deps, accessOf(request).user, request.ip, kind, request.body),
       );
     }
+
+    const TEMPLATES = { access: { permission: 'TRAC_USER' as const } };
+    const templateParams = orgParamsSchema.extend({ id: z.uuid() });
+
+    app.get(
+      '/api/org/:orgId/ticket-templates',
+      {
+        config: { access: { permission: ['TRAC_USER', 'INCIDENT_EDIT', 'TASK_EDIT'] as Permission[] } },
+        schema: {
+          tags: TAGS,
+          summary: "The organisation's ticket templates",
+          description:
+            'By name. Readable to TRAC_USER and to those who create tickets (INCIDENT_EDIT or TASK_EDIT).',
+          params: orgParamsSchema,
+          response: { 200: z.array(ticketTemplateSchema) },
+        },
+      },
+      async (request) => listTemplates(db, accessOf(request).org.id),
+    );
+
+    app.post(
+      '/api/org/:orgId/ticket-template',
+      {
+        config: TEMPLATES,
+        schema: {
+          tags: TAGS,
+          summary: 'Create a ticket template',
+          description: TEMPLATE_FIELDS,
+          params: orgParamsSchema,
+          body: ticketTemplateInputSchema,
+          response: { 201: ticketTemplateSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await createTemplate(db, actorOf(request), request.body)),
+    );
+
+    app.put(
+      '/api/org/:orgId/ticket-template/:id',
+      {
+        config: TEMPLATES,
+        schema: {
+          tags: TAGS,
+          summary: 'Replace a ticket template',
+          description: `${TEMPLATE_FIELDS} 404 TICKET_TEMPLATE_NOT_FOUND for templates of other organisations.`,
+          params: templateParams,
+          body: ticketTemplateInputSchema,
+          response: { 200: ticketTemplateSchema },
+        },
+      },
+      async (request) => replaceTemplate(db, actorOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/api/org/:orgId/ticket-template/:id',
+      {
+        config: TEMPLATES,
+        schema: {
+          tags: TAGS,
+          summary: 'Delete a ticket template',
+          description:
+            'Tickets created from it stay. 404 TICKET_TEMPLATE_NOT_FOUND for templates of other organisations.',
+          params: templateParams,
+        },
+      },
+      async (request, reply) => {
+        await deleteTemplate(db, actorOf(request), request.params.id);
+        return reply.status(204).send();
+      },
+    );
 
     const INCIDENT_VIEW = { access: { permission: 'INCIDENT_VIEW' as const } };
 

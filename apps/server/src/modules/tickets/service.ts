@@ -23,6 +23,7 @@ import { AppError, conflict, validationFailed } from '../../platform/errors';
 import type { SendMail } from '../../platform/mail';
 import type { SpooledFile } from '../../platform/uploads';
 import { checkedContentType, safeFileName } from './file-types';
+import { findTemplate } from './templates';
 import {
   ancestorIds,
   countFiles,
@@ -322,6 +323,14 @@ export async function createTicket(
   for (const id of watcherIds) await assertUser(db, orgId, id, 'TICKET_INVALID_WATCHER', 'watcherIds');
   assertDueDate(input.dueDate, now);
   const parentId = input.parentSlug ? await parentFor(db, orgId, input.parentSlug) : null;
+  const template = input.templateId ? await findTemplate(db, orgId, input.templateId) : undefined;
+  if (input.templateId && !template) {
+    throw validationFailed('TICKET_TEMPLATE_NOT_FOUND', 'No such ticket template', { field: 'templateId' });
+  }
+  // The template's watchers who may still watch tickets of the organisation join those given.
+  for (const id of template?.watcherIds ?? []) {
+    if (!watcherIds.includes(id) && (await isActiveOrgPerson(db, orgId, id))) watcherIds.push(id);
+  }
   const row = await db.transaction(async (tx) => {
     const created = await openTicket(tx, actor, kind, {
       title: input.title,
@@ -333,6 +342,13 @@ export async function createTicket(
       parentId,
     });
     await replaceWatchers(tx, created.id, watcherIds);
+    for (const task of template?.tasks ?? []) {
+      await openTicket(tx, actor, 'task', {
+        title: task.title,
+        description: task.description,
+        parentId: created.id,
+      });
+    }
     return created;
   });
   await notify(deps, actor, row.id, [{ action: 'created', details: {}, summary: 'created' }]);

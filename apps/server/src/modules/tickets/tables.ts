@@ -170,3 +170,26 @@ export const ticketFiles = pgTable(
   },
   (table) => [index().on(table.ticketId, table.createdOn)],
 );
+
+/**
+ * Ticket templates of an organisation: a ticket's title, description and watchers, and tasks that
+ * become its subtasks. Names are unique in the organisation, any case.
+ */
+export const ticketTemplates = pgTable(
+  'ticket_templates',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    title: text().notNull(),
+    description: text().notNull().default(''),
+    tasks: jsonb().$type<{ title: string; description: string }[]>().notNull().default([]),
+    watcherIds: jsonb().$type<string[]>().notNull().default([]),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('ticket_templates_org_name').on(table.orgId, sql`lower(${table.name})`)],
+);
