@@ -266,8 +266,8 @@ const universalTasksRoute = orgRoute('/universal-ticket-inbox/task').lazy(() =>
 const universalTicketInboxRoute = orgRoute('/universal-ticket-inbox/$').lazy(() =>
   import('./areas/tickets/unavailable.lazy').then((m) => m.universalTicketInboxRoute),
 );
-const ticketTemplatesRoute = orgRoute('/ticket-templates/$').lazy(() =>
-  import('./areas/tickets/unavailable.lazy').then((m) => m.ticketTemplatesRoute),
+const ticketTemplatesRoute = orgRoute('/ticket-templates').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.ticketTemplatesRoute),
 );
 // Spec 3: the event search, its query, range, filters, order and page in the address, so that pivots
 // (`/search?query=…&begin=…&end=…`) open it.

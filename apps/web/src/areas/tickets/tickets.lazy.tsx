@@ -1,5 +1,6 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { TicketPage } from './ticket-page';
+import { TicketTemplatesPage } from './ticket-templates-page';
 import { TicketsPage } from './tickets-page';
 import { UniversalInboxPage } from './universal-inbox';
 
@@ -32,3 +33,5 @@ export const universalIncidentsRoute = createLazyRoute('/universal-ticket-inbox/
 export const universalTasksRoute = createLazyRoute('/universal-ticket-inbox/task')({
   component: () => <UniversalInboxPage kind="task" />,
 });
+
+export const ticketTemplatesRoute = createLazyRoute('/ticket-templates')({ component: TicketTemplatesPage });

@@ -4,6 +4,7 @@ import {
   similarIncidentSchema,
   ticketDetailSchema,
   ticketListSchema,
+  ticketTemplateSchema,
   universalTicketListSchema,
   type TicketFilter,
   type TicketKind,
@@ -98,4 +99,12 @@ export const universalTicketsQuery = (orgId: string, kind: TicketKind, params: T
       });
     },
     placeholderData: keepPreviousData,
+  });
+
+/** GET /api/org/:orgId/ticket-templates (TRAC_USER, INCIDENT_EDIT or TASK_EDIT). */
+export const ticketTemplatesQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: [...ticketsKey(orgId), 'templates'] as const,
+    queryFn: ({ signal }) =>
+      apiFetch(`${orgPath(orgId)}/ticket-templates`, { schema: z.array(ticketTemplateSchema), signal }),
   });
