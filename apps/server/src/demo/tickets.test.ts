@@ -7,7 +7,7 @@ import type { Database } from '../db/client';
 import { alerts } from '../modules/alerts/tables';
 import { insertTicket } from '../modules/tickets/repo';
 import { checkedContentType } from '../modules/tickets/file-types';
-import { ticketComments, ticketFiles, tickets } from '../modules/tickets/tables';
+import { ticketComments, ticketFiles, tickets, ticketTemplates } from '../modules/tickets/tables';
 import { seedTicketsDemo } from './tickets';
 
 let database: Database;
@@ -77,6 +77,16 @@ describe('demo tickets', () => {
       expect(checkedContentType(file.name, file.content)).toBe(file.contentType);
       expect(file.size).toBe(file.content.length);
     }
+  });
+
+  it('give First Harbor a ticket template with tasks', async () => {
+    const templates = await database.db
+      .select()
+      .from(ticketTemplates)
+      .where(eq(ticketTemplates.orgId, harborOrgId));
+    expect(templates.map((template) => [template.name, template.tasks.length])).toEqual([
+      ['Phishing report', 3],
+    ]);
   });
 
   it('leave the slug counters where new tickets continue', async () => {

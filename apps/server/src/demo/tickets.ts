@@ -2,6 +2,7 @@ import type { TicketKind, TicketState } from '@vigil/contracts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { alerts } from '../modules/alerts/tables';
+import { ticketTemplates } from '../modules/tickets/tables';
 import {
   insertComment,
   insertFile,
@@ -256,7 +257,7 @@ async function seedTickets(
 
 /**
  * Incidents in every state and tasks (some subtasks of incidents) for First Harbor Bank, with owners,
- * watchers, comments, files and history; its escalated demo alerts belong to the impossible-travel incident.
+ * watchers, comments, files and history, and a phishing ticket template; its escalated demo alerts belong to the impossible-travel incident.
  * Prairie Credit Union gets an incident and a task of its own.
  */
 export async function seedTicketsDemo(
@@ -276,6 +277,19 @@ export async function seedTicketsDemo(
     { analyst: prairie.analystId, admin: prairie.adminId },
     PRAIRIE_TICKETS,
   );
+  await db.insert(ticketTemplates).values({
+    orgId: harbor.orgId,
+    name: 'Phishing report',
+    title: 'Phishing e-mail reported',
+    description: 'Who reported it, when it arrived, the sender and any links or attachments.',
+    tasks: [
+      { title: 'Block the sender and links at the mail gateway', description: '' },
+      { title: 'Find and remove the message from every mailbox', description: '' },
+      { title: 'Reset the passwords of anyone who clicked', description: 'Check the sign-in log first.' },
+    ],
+    watcherIds: [harbor.adminId],
+    createdBy: harbor.adminId,
+  });
   const travel = harborTickets.get('travel')!;
   const escalated = await db
     .update(alerts)
