@@ -1,10 +1,18 @@
-import { Badge, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { Badge, SegmentedControl, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { TICKET_FILTERS, type Ticket, type TicketFilter, type TicketSortField } from '@vigil/contracts';
+import {
+  TICKET_FILTERS,
+  type Ticket,
+  type TicketFilter,
+  type TicketKind,
+  type TicketSortField,
+} from '@vigil/contracts';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SortableHeader } from '../../shell/sortable-header';
+import { useHasPermission } from '../../lib/session';
 import { TicketLink, TicketStateBadge } from './ticket-badges';
 
 /**
@@ -149,5 +157,26 @@ export function TicketTable<T extends Ticket>({
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+const PATHS = {
+  own: { incident: '/tickets/incident', task: '/tickets/task' },
+  universal: { incident: '/universal-ticket-inbox/incident', task: '/universal-ticket-inbox/task' },
+} as const;
+
+/** Switches between the incident and task lists (own or universal) for those who may read both. */
+export function TicketKindSwitch({ kind, universal = false }: { kind: TicketKind; universal?: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const canSeeOther = useHasPermission(kind === 'incident' ? 'TASK_VIEW' : 'INCIDENT_VIEW');
+  if (!canSeeOther) return null;
+  return (
+    <SegmentedControl
+      aria-label={t('tickets.kind')}
+      value={kind}
+      onChange={(value) => void navigate({ to: PATHS[universal ? 'universal' : 'own'][value as TicketKind] })}
+      data={(['incident', 'task'] as const).map((value) => ({ value, label: t(`tickets.${value}.title`) }))}
+    />
   );
 }

@@ -1,7 +1,6 @@
-import { Button, EmptyState, Group, SegmentedControl, Stack } from '@mantine/core';
+import { Button, EmptyState, Group, Stack } from '@mantine/core';
 import { IconDownload, IconPlus, IconTicket } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
 import { DEFAULT_PAGE_SIZE, type TicketKind } from '@vigil/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +14,7 @@ import { orgPath } from '../assets/queries';
 import { CreateTicketDialog } from './create-ticket-dialog';
 import {
   TicketFilterTabs,
+  TicketKindSwitch,
   TicketSearchInput,
   TicketTable,
   useTicketListControls,
@@ -38,9 +38,7 @@ export function TicketsPage({ kind }: { kind: TicketKind }) {
 function TicketList({ kind }: { kind: TicketKind }) {
   const { t } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
-  const navigate = useNavigate();
   const canEdit = useHasPermission(EDIT_PERMISSION[kind]);
-  const canSeeOther = useHasPermission(VIEW_PERMISSION[kind === 'incident' ? 'task' : 'incident']);
   const controls = useTicketListControls();
   const { filter, q, sort, pageNumber, setPageNumber } = controls;
   const [creating, setCreating] = useState(false);
@@ -59,19 +57,7 @@ function TicketList({ kind }: { kind: TicketKind }) {
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <Group align="flex-end">
-          {canSeeOther && (
-            <SegmentedControl
-              aria-label={t('tickets.kind')}
-              value={kind}
-              onChange={(value) =>
-                void navigate({ to: value === 'incident' ? '/tickets/incident' : '/tickets/task' })
-              }
-              data={(['incident', 'task'] as const).map((value) => ({
-                value,
-                label: t(`tickets.${value}.title`),
-              }))}
-            />
-          )}
+          <TicketKindSwitch kind={kind} />
           <TicketSearchInput controls={controls} />
         </Group>
         <Group>

@@ -1,32 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Ticket, TicketDetail } from '@vigil/contracts';
+import type { TicketDetail } from '@vigil/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
-
-const ticket = (overrides: Partial<Ticket> = {}): Ticket => ({
-  id: 'i1',
-  kind: 'incident',
-  slug: 'INC-7',
-  title: 'Phishing wave',
-  state: 'TRIAGE',
-  description: 'Mails from a look-alike domain',
-  ownerId: null,
-  ownerName: null,
-  resolution: null,
-  summaryNote: '',
-  dueDate: null,
-  slaDate: null,
-  externalId: null,
-  parentId: null,
-  version: 3,
-  createdBy: null,
-  createdOn: '2026-03-01T09:00:00.000Z',
-  modifiedOn: '2026-03-01T09:00:00.000Z',
-  ...overrides,
-});
+import { ticket } from './test-fixtures';
 
 const detail = (overrides: Partial<TicketDetail> = {}): TicketDetail => ({
   ...ticket(),

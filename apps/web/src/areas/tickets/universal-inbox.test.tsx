@@ -11,26 +11,10 @@ import {
   signedInRoutes,
 } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
+import { ticket } from './test-fixtures';
 
 const row = (overrides: Partial<UniversalTicket>): UniversalTicket => ({
-  id: 'i1',
-  kind: 'incident',
-  slug: 'INC-1',
-  title: 'Card skimming',
-  state: 'TRIAGE',
-  description: '',
-  ownerId: null,
-  ownerName: null,
-  resolution: null,
-  summaryNote: '',
-  dueDate: null,
-  slaDate: null,
-  externalId: null,
-  parentId: null,
-  version: 1,
-  createdBy: null,
-  createdOn: '2026-03-01T09:00:00.000Z',
-  modifiedOn: '2026-03-01T09:00:00.000Z',
+  ...ticket({ id: 'i1', slug: 'INC-1', title: 'Card skimming', version: 1 }),
   orgId: CLIENT_ORG_ID,
   orgName: 'Alpha Bank',
   ...overrides,

@@ -5,14 +5,12 @@ import {
   EmptyState,
   Group,
   List,
-  SegmentedControl,
   Stack,
   Text,
   VisuallyHidden,
 } from '@mantine/core';
 import { IconInbox } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
 import {
   DEFAULT_PAGE_SIZE,
   TICKET_BULK_CLOSE_MAX,
@@ -33,6 +31,7 @@ import { ListStates } from '../../shell/query-status';
 import { orgPath } from '../assets/queries';
 import {
   TicketFilterTabs,
+  TicketKindSwitch,
   TicketSearchInput,
   TicketTable,
   useTicketListControls,
@@ -62,9 +61,7 @@ const keyOf = (ticket: Pick<UniversalTicket, 'orgId' | 'id'>) => `${ticket.orgId
 function UniversalList({ kind }: { kind: TicketKind }) {
   const { t } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const canSeeOther = useHasPermission(VIEW_PERMISSION[kind === 'incident' ? 'task' : 'incident']);
   const controls = useTicketListControls();
   const { filter, q, sort, pageNumber, setPageNumber } = controls;
   const [selected, setSelected] = useState<Map<string, UniversalTicket>>(new Map());
@@ -109,24 +106,7 @@ function UniversalList({ kind }: { kind: TicketKind }) {
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <Group align="flex-end">
-          {canSeeOther && (
-            <SegmentedControl
-              aria-label={t('tickets.kind')}
-              value={kind}
-              onChange={(value) =>
-                void navigate({
-                  to:
-                    value === 'incident'
-                      ? '/universal-ticket-inbox/incident'
-                      : '/universal-ticket-inbox/task',
-                })
-              }
-              data={(['incident', 'task'] as const).map((value) => ({
-                value,
-                label: t(`tickets.${value}.title`),
-              }))}
-            />
-          )}
+          <TicketKindSwitch kind={kind} universal />
           <TicketSearchInput controls={controls} />
         </Group>
         <Button
