@@ -115,17 +115,28 @@ export async function ticketView(db: Db, orgId: string, kind: TicketKind, ref: s
 // ---------------------------------------------------------------------------------------------------
 // Lists and the CSV download
 
+export type TicketPageQuery = TicketSelection & TicketSort & { pageSize: number; pageNumber: number };
+
+/** One page of the tickets of a kind in one organisation or several, in list order, with the total. */
+export async function pageOfTickets(
+  db: Db,
+  orgIds: string | readonly string[],
+  kind: TicketKind,
+  query: TicketPageQuery,
+): Promise<{ items: TicketView[]; total: number }> {
+  return selectTickets(db, selectionWhere(orgIds, kind, query), query, {
+    limit: query.pageSize,
+    offset: (query.pageNumber - 1) * query.pageSize,
+  });
+}
+
 export async function listTickets(
   db: Db,
   access: AccessContext,
   kind: TicketKind,
-  query: TicketSelection & TicketSort & { pageSize: number; pageNumber: number },
+  query: TicketPageQuery,
 ): Promise<TicketList> {
-  const where = selectionWhere(access.org.id, kind, query);
-  const { items, total } = await selectTickets(db, where, query, {
-    limit: query.pageSize,
-    offset: (query.pageNumber - 1) * query.pageSize,
-  });
+  const { items, total } = await pageOfTickets(db, access.org.id, kind, query);
   return { items: items.map(toTicket), total };
 }
 

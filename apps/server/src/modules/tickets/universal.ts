@@ -10,14 +10,8 @@ import { accessContextOf, refusalFor, type AccessContext, type SessionUser } fro
 import { AppError } from '../../platform/errors';
 import { listUserOrgs } from '../orgs/repo';
 import { loadOrgAccess } from '../users/access';
-import {
-  findTicketView,
-  listTickets as selectTickets,
-  selectionWhere,
-  type TicketSelection,
-  type TicketSort,
-} from './repo';
-import { changeTicketState, toTicket, type TicketDeps } from './service';
+import { findTicketView } from './repo';
+import { changeTicketState, pageOfTickets, toTicket, type TicketDeps, type TicketPageQuery } from './service';
 
 /** What each kind's own per-organisation routes need to read and to change a ticket. */
 export const TICKET_PERMISSIONS: Record<TicketKind, { view: Permission; edit: Permission }> = {
@@ -46,7 +40,7 @@ export async function listUniversalTickets(
   db: Db,
   user: SessionUser,
   kind: TicketKind,
-  query: TicketSelection & TicketSort & { pageSize: number; pageNumber: number },
+  query: TicketPageQuery,
 ): Promise<UniversalTicketList> {
   const readable = [...(await accessByOrg(db, user)).values()].filter(
     (access) => refusalFor({ permission: TICKET_PERMISSIONS[kind].view }, access) === null,
@@ -56,15 +50,12 @@ export async function listUniversalTickets(
     .sort((a, b) => a.name.localeCompare(b.name));
   if (orgs.length === 0) return { items: [], total: 0, orgs };
   const names = new Map(orgs.map((org) => [org.id, org.name]));
-  const where = selectionWhere(
+  const { items, total } = await pageOfTickets(
+    db,
     orgs.map((org) => org.id),
     kind,
     query,
   );
-  const { items, total } = await selectTickets(db, where, query, {
-    limit: query.pageSize,
-    offset: (query.pageNumber - 1) * query.pageSize,
-  });
   return {
     items: items.map((view) => ({
       ...toTicket(view),
