@@ -98,7 +98,11 @@ export function isOrgRoute(url: string) {
 }
 
 /** The access context of a user in an organisation they may act in; `featureQuery` as the URL's `feature`. */
-export function accessContextOf(user: SessionUser, orgAccess: OrgAccess, featureQuery?: string): AccessContext {
+export function accessContextOf(
+  user: SessionUser,
+  orgAccess: OrgAccess,
+  featureQuery?: string,
+): AccessContext {
   return {
     user,
     org: orgAccess.org,
