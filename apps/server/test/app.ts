@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { buildApp, type App, type AppDeps } from '../src/app';
 import type { Database } from '../src/db/client';
 import { createSecretBox, type SecretBox } from '../src/platform/crypto';
@@ -93,3 +94,35 @@ export const orgRequest = (
     headers: browserHeaders(user.cookie),
     ...(payload && { payload }),
   });
+
+const MULTIPART_BOUNDARY = '----vigil-test-boundary-7Hq2xZ';
+
+/** A multipart/form-data upload of files (each a `file` part) to an organisation's API. */
+export const orgUpload = (
+  ctx: TestContext,
+  orgId: string,
+  path: string,
+  user: { cookie: string },
+  files: { filename: string; content: string | Buffer; contentType?: string }[],
+) => {
+  async function* body() {
+    for (const file of files) {
+      yield Buffer.from(
+        `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\n` +
+          `Content-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+      );
+      yield Buffer.from(file.content);
+      yield Buffer.from('\r\n');
+    }
+    yield Buffer.from(`--${MULTIPART_BOUNDARY}--\r\n`);
+  }
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/api/org/${orgId}${path}`,
+    headers: {
+      ...browserHeaders(user.cookie),
+      'content-type': `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`,
+    },
+    payload: Readable.from(body()),
+  });
+};

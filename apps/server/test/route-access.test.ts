@@ -107,3 +107,51 @@ describe('cross-organisation search', () => {
     expect(named.body).not.toContain('victim event');
   });
 });
+
+describe('universal ticket inbox', () => {
+  it('never reads or closes a ticket of an organisation the user is not authorised for', async () => {
+    const db = ctx.database.db;
+    const owner = await seedUser(db, { homeOrgId: victimOrgId, permissions: [...ALL_PERMISSIONS] });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/org/${victimOrgId}/incident`,
+      headers: { cookie: owner.cookie, 'x-requested-with': 'XMLHttpRequest' },
+      payload: { title: 'Victim incident' },
+    });
+    const victim = created.json() as { id: string; slug: string; version: number };
+    const inboxOrg = await seedOrg(db, { featureFlags: { universalTicketInbox: true } });
+    const staff = await seedUser(db, {
+      homeOrgId: inboxOrg.id,
+      permissions: [...ALL_PERMISSIONS],
+      authorisedOrgIds: [strangerOrgId],
+    });
+    const call = (method: 'GET' | 'POST', path: string, payload?: object) =>
+      ctx.app.inject({
+        method,
+        url: `/api/org/${inboxOrg.id}/universal-inbox/${path}`,
+        headers: { cookie: staff.cookie, 'x-requested-with': 'XMLHttpRequest' },
+        ...(payload && { payload }),
+      });
+    const list = await call('GET', 'incidents?q=Victim');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().items).toEqual([]);
+    expect(
+      list
+        .json()
+        .orgs.map((org: { id: string }) => org.id)
+        .sort(),
+    ).toEqual([inboxOrg.id, strangerOrgId].sort());
+    const closing = await call('POST', 'incidents/close', {
+      tickets: [{ orgId: victimOrgId, id: victim.id, version: victim.version }],
+    });
+    expect(closing.json().results).toEqual([
+      { orgId: victimOrgId, id: victim.id, slug: null, outcome: 'ORG_NOT_AUTHORISED' },
+    ]);
+    const after = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/org/${victimOrgId}/incident/${victim.slug}`,
+      headers: { cookie: owner.cookie, 'x-requested-with': 'XMLHttpRequest' },
+    });
+    expect(after.json()).toMatchObject({ state: 'TRIAGE', version: victim.version });
+  });
+});

@@ -273,11 +273,17 @@ const incidentRoute = orgRoute('/tickets/incident/$slug').lazy(() =>
 const taskRoute = orgRoute('/tickets/task/$slug').lazy(() =>
   import('./areas/tickets/tickets.lazy').then((m) => m.taskRoute),
 );
+const universalIncidentsRoute = orgRoute('/universal-ticket-inbox/incident').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.universalIncidentsRoute),
+);
+const universalTasksRoute = orgRoute('/universal-ticket-inbox/task').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.universalTasksRoute),
+);
 const universalTicketInboxRoute = orgRoute('/universal-ticket-inbox/$').lazy(() =>
   import('./areas/tickets/unavailable.lazy').then((m) => m.universalTicketInboxRoute),
 );
-const ticketTemplatesRoute = orgRoute('/ticket-templates/$').lazy(() =>
-  import('./areas/tickets/unavailable.lazy').then((m) => m.ticketTemplatesRoute),
+const ticketTemplatesRoute = orgRoute('/ticket-templates').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.ticketTemplatesRoute),
 );
 // Spec 3: the event search, its query, range, filters, order and page in the address, so that pivots
 // (`/search?query=…&begin=…&end=…`) open it.
@@ -452,6 +458,8 @@ const routeTree = rootRoute.addChildren([
   tasksRoute,
   incidentRoute,
   taskRoute,
+  universalIncidentsRoute,
+  universalTasksRoute,
   universalTicketInboxRoute,
   ticketTemplatesRoute,
   eventSearchRoute,

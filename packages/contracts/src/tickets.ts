@@ -132,6 +132,41 @@ export const ticketHistorySchema = z.object({
 });
 export type TicketHistoryEntry = z.infer<typeof ticketHistorySchema>;
 
+/** Spec 3 sections 5 and 9: fewer than 50 files per ticket, 32 MiB each. */
+export const TICKET_FILES_LIMIT = 50;
+export const TICKET_FILE_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The file types a ticket accepts, by extension, each with the content type it is served as. The
+ * server checks the file's bytes against the type: PDF, PNG, JPEG, GIF and ZIP (Office documents are
+ * ZIP files) by their magic numbers, text types by being UTF-8 text without NUL bytes.
+ */
+export const TICKET_FILE_TYPES = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  zip: 'application/zip',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  txt: 'text/plain',
+  log: 'text/plain',
+  csv: 'text/csv',
+} as const satisfies Record<string, string>;
+
+export const ticketFileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number(),
+  createdBy: z.string().nullable(),
+  createdByName: z.string().nullable(),
+  createdOn: z.string(),
+});
+export type TicketFile = z.infer<typeof ticketFileSchema>;
+
 export const ticketDetailSchema = ticketSchema.extend({
   parent: ticketRefSchema.nullable(),
   watchers: z.array(person),
@@ -139,6 +174,7 @@ export const ticketDetailSchema = ticketSchema.extend({
   subtasks: z.array(ticketRefSchema),
   comments: z.array(ticketCommentSchema),
   history: z.array(ticketHistorySchema),
+  files: z.array(ticketFileSchema),
 });
 export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 
@@ -158,6 +194,8 @@ export const ticketCreateSchema = z.object({
   externalId: z.string().trim().max(200).nullable().optional(),
   /** The parent ticket's slug (subtasks). */
   parentSlug: z.string().trim().max(40).nullable().optional(),
+  /** A template of the organisation: its tasks become subtasks, its watchers join `watcherIds`. */
+  templateId: z.uuid().nullable().optional(),
 });
 export type TicketCreateInput = z.input<typeof ticketCreateSchema>;
 
@@ -219,3 +257,67 @@ export const similarIncidentSchema = ticketRefSchema.extend({
 export type SimilarIncident = z.infer<typeof similarIncidentSchema>;
 
 export const ticketPageQuerySchema = z.object(pageParams);
+
+/** The universal ticket inbox: tickets of every organisation the user may read them in. */
+export const universalTicketSchema = ticketSchema.extend({ orgId: z.string(), orgName: z.string() });
+export type UniversalTicket = z.infer<typeof universalTicketSchema>;
+
+export const universalTicketListSchema = z.object({
+  items: z.array(universalTicketSchema),
+  total: z.number(),
+  /** The organisations read, by name. */
+  orgs: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type UniversalTicketList = z.infer<typeof universalTicketListSchema>;
+
+/** Tickets one bulk close takes at most. */
+export const TICKET_BULK_CLOSE_MAX = 100;
+
+/** POST /universal-inbox/incidents/close and /tasks/close: each ticket with the version read. */
+export const ticketBulkCloseSchema = z.object({
+  tickets: z
+    .array(z.object({ orgId: z.uuid(), id: z.uuid(), version }))
+    .min(1)
+    .max(TICKET_BULK_CLOSE_MAX),
+});
+export type TicketBulkCloseInput = z.infer<typeof ticketBulkCloseSchema>;
+
+export const ticketBulkCloseResultSchema = z.object({
+  results: z.array(
+    z.object({
+      orgId: z.string(),
+      id: z.string(),
+      slug: z.string().nullable(),
+      /** closed, or the error key why not (TICKET_SAME_STATE, TICKET_MODIFIED, TICKET_NOT_FOUND, ORG_NOT_AUTHORISED, PERMISSION_DENIED). */
+      outcome: z.string(),
+    }),
+  ),
+  closed: z.number(),
+  failed: z.number(),
+});
+export type TicketBulkCloseResult = z.infer<typeof ticketBulkCloseResultSchema>;
+
+/** Ticket templates (spec 1: /ticket-templates, TRAC_USER). */
+export const TICKET_TEMPLATE_MAX_TASKS = 20;
+
+export const ticketTemplateTaskSchema = z.object({ title, description: longText.default('') });
+
+export const ticketTemplateInputSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  title,
+  description: longText.default(''),
+  tasks: z.array(ticketTemplateTaskSchema).max(TICKET_TEMPLATE_MAX_TASKS).default([]),
+  watcherIds: z.array(z.uuid()).max(TICKET_MAX_WATCHERS).default([]),
+});
+export type TicketTemplateInput = z.input<typeof ticketTemplateInputSchema>;
+
+export const ticketTemplateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  tasks: z.array(z.object({ title: z.string(), description: z.string() })),
+  watchers: z.array(person),
+  modifiedOn: z.string(),
+});
+export type TicketTemplate = z.infer<typeof ticketTemplateSchema>;

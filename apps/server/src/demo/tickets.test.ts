@@ -6,7 +6,8 @@ import { seedOrg, seedUser } from '../../test/fixtures';
 import type { Database } from '../db/client';
 import { alerts } from '../modules/alerts/tables';
 import { insertTicket } from '../modules/tickets/repo';
-import { ticketComments, tickets } from '../modules/tickets/tables';
+import { checkedContentType } from '../modules/tickets/file-types';
+import { ticketComments, ticketFiles, tickets, ticketTemplates } from '../modules/tickets/tables';
 import { seedTicketsDemo } from './tickets';
 
 let database: Database;
@@ -62,6 +63,30 @@ describe('demo tickets', () => {
     );
     const [alert] = await db.select().from(alerts).where(eq(alerts.id, escalatedId));
     expect(alert!.ticketId).toBe(travel.id);
+  });
+
+  it('attach files to the impossible-travel incident that pass the upload check', async () => {
+    const db = database.db;
+    const [travel] = await db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.orgId, harborOrgId), eq(tickets.slug, 'INC-1')));
+    const files = await db.select().from(ticketFiles).where(eq(ticketFiles.ticketId, travel!.id));
+    expect(files.map((file) => file.name).sort()).toEqual(['jmartin-sign-ins.csv', 'proxy-lookup.txt']);
+    for (const file of files) {
+      expect(checkedContentType(file.name, file.content)).toBe(file.contentType);
+      expect(file.size).toBe(file.content.length);
+    }
+  });
+
+  it('give First Harbor a ticket template with tasks', async () => {
+    const templates = await database.db
+      .select()
+      .from(ticketTemplates)
+      .where(eq(ticketTemplates.orgId, harborOrgId));
+    expect(templates.map((template) => [template.name, template.tasks.length])).toEqual([
+      ['Phishing report', 3],
+    ]);
   });
 
   it('leave the slug counters where new tickets continue', async () => {

@@ -2,8 +2,10 @@ import type { TicketKind, TicketState } from '@vigil/contracts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { alerts } from '../modules/alerts/tables';
+import { ticketTemplates } from '../modules/tickets/tables';
 import {
   insertComment,
+  insertFile,
   insertHistory,
   insertLink,
   insertTicket,
@@ -31,6 +33,8 @@ interface DemoTicket {
   parent?: string;
   links?: string[];
   comments?: { by: 'analyst' | 'admin'; body: string }[];
+  /** Attached by the owner (or the analyst) an hour after creation. */
+  files?: { name: string; contentType: string; content: string }[];
 }
 
 const HARBOR_TICKETS: DemoTicket[] = [
@@ -49,6 +53,21 @@ const HARBOR_TICKETS: DemoTicket[] = [
     comments: [
       { by: 'analyst', body: 'The Singapore session used a residential proxy. Asked jmartin to confirm.' },
       { by: 'admin', body: 'Keep the account locked until he calls the service desk.' },
+    ],
+    files: [
+      {
+        name: 'jmartin-sign-ins.csv',
+        contentType: 'text/csv',
+        content:
+          'time,user,city,ip,result\n' +
+          '2026-03-01T07:58:12Z,jmartin,Denver,198.51.100.23,success\n' +
+          '2026-03-01T09:41:03Z,jmartin,Singapore,203.0.113.77,success\n',
+      },
+      {
+        name: 'proxy-lookup.txt',
+        contentType: 'text/plain',
+        content: '203.0.113.77: residential proxy network, listed since 2025-11.\n',
+      },
     ],
   },
   {
@@ -206,6 +225,31 @@ async function seedTickets(
         createdOn: new Date(createdOn.getTime() + (index + 2) * HOUR),
       });
     }
+    const uploader = ticket.owner ? people[ticket.owner] : people.analyst;
+    const added = [];
+    for (const file of ticket.files ?? []) {
+      const content = Buffer.from(file.content);
+      added.push(
+        await insertFile(db, {
+          ticketId: row.id,
+          name: file.name,
+          contentType: file.contentType,
+          size: content.length,
+          content,
+          createdBy: uploader,
+          createdOn: new Date(createdOn.getTime() + HOUR),
+        }),
+      );
+    }
+    if (added.length > 0) {
+      await insertHistory(db, {
+        ticketId: row.id,
+        actorId: uploader,
+        action: 'file-added',
+        details: { files: added },
+        at: new Date(createdOn.getTime() + HOUR),
+      });
+    }
     for (const other of ticket.links ?? []) await insertLink(db, row.id, rows.get(other)!.id, people.analyst);
   }
   return rows;
@@ -213,7 +257,7 @@ async function seedTickets(
 
 /**
  * Incidents in every state and tasks (some subtasks of incidents) for First Harbor Bank, with owners,
- * watchers, comments and history; its escalated demo alerts belong to the impossible-travel incident.
+ * watchers, comments, files and history, and a phishing ticket template; its escalated demo alerts belong to the impossible-travel incident.
  * Prairie Credit Union gets an incident and a task of its own.
  */
 export async function seedTicketsDemo(
@@ -233,6 +277,19 @@ export async function seedTicketsDemo(
     { analyst: prairie.analystId, admin: prairie.adminId },
     PRAIRIE_TICKETS,
   );
+  await db.insert(ticketTemplates).values({
+    orgId: harbor.orgId,
+    name: 'Phishing report',
+    title: 'Phishing e-mail reported',
+    description: 'Who reported it, when it arrived, the sender and any links or attachments.',
+    tasks: [
+      { title: 'Block the sender and links at the mail gateway', description: '' },
+      { title: 'Find and remove the message from every mailbox', description: '' },
+      { title: 'Reset the passwords of anyone who clicked', description: 'Check the sign-in log first.' },
+    ],
+    watcherIds: [harbor.adminId],
+    createdBy: harbor.adminId,
+  });
   const travel = harborTickets.get('travel')!;
   const escalated = await db
     .update(alerts)

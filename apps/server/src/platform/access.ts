@@ -97,6 +97,21 @@ export function isOrgRoute(url: string) {
   return url === ORG_ROUTE_PREFIX || url.startsWith(`${ORG_ROUTE_PREFIX}/`);
 }
 
+/** The access context of a user in an organisation they may act in; `featureQuery` as the URL's `feature`. */
+export function accessContextOf(
+  user: SessionUser,
+  orgAccess: OrgAccess,
+  featureQuery?: string,
+): AccessContext {
+  return {
+    user,
+    org: orgAccess.org,
+    permissions: new Set(orgAccess.permissions),
+    rolePermissions: new Set(orgAccess.rolePermissions),
+    features: resolveFeatureFlags(orgAccess.org.featureFlags, featureQuery),
+  };
+}
+
 /** Pure check of a route's needs against an access context; the reason key when refused. */
 export function refusalFor(access: RouteAccess, context: AccessContext) {
   const needed = access.permission === undefined ? [] : [access.permission].flat();
@@ -166,16 +181,11 @@ export function registerAccessControl(app: FastifyInstance, deps: AccessDeps) {
       const { orgId } = request.params as { orgId: string };
       const orgAccess = await deps.loadOrgAccess(session.user, orgId);
       if (!orgAccess) throw accessDenied('ORG_NOT_AUTHORISED', 'Not authorised for this organisation');
-      const context: AccessContext = {
-        user: session.user,
-        org: orgAccess.org,
-        permissions: new Set(orgAccess.permissions),
-        rolePermissions: new Set(orgAccess.rolePermissions),
-        features: resolveFeatureFlags(
-          orgAccess.org.featureFlags,
-          (request.query as { feature?: string })?.feature,
-        ),
-      };
+      const context = accessContextOf(
+        session.user,
+        orgAccess,
+        (request.query as { feature?: string })?.feature,
+      );
       const refusal = refusalFor(config.access ?? {}, context);
       if (refusal) throw accessDenied(refusal, `Refused: ${refusal}`);
       request.access = context;

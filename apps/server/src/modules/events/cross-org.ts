@@ -4,7 +4,6 @@ import {
   SEARCH_TOTAL_CAP,
   crossOrgSearchRequestSchema,
   crossOrgSearchResponseSchema,
-  resolveFeatureFlags,
   type CrossOrgSearchResponse,
   type SkippedOrg,
 } from '@vigil/contracts';
@@ -12,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import {
+  accessContextOf,
   accessOf,
   refusalFor,
   type AccessContext,
@@ -68,14 +68,7 @@ export function negotiateSearchFormat(accept: string | undefined): 'json' | 'csv
  */
 export function orgSearchRefusal(user: SessionUser, orgAccess: OrgAccess | null): string | null {
   if (!orgAccess) return 'ORG_NOT_AUTHORISED';
-  const context: AccessContext = {
-    user,
-    org: orgAccess.org,
-    permissions: new Set(orgAccess.permissions),
-    rolePermissions: new Set(orgAccess.rolePermissions),
-    features: resolveFeatureFlags(orgAccess.org.featureFlags),
-  };
-  return refusalFor(EVENT_SEARCH_ACCESS, context);
+  return refusalFor(EVENT_SEARCH_ACCESS, accessContextOf(user, orgAccess));
 }
 
 interface SearchedOrg {

@@ -25,6 +25,7 @@ import { userEmails, userOrgs, users } from '../users/tables';
 import {
   ticketComments,
   ticketCounters,
+  ticketFiles,
   ticketHistory,
   ticketLinks,
   tickets,
@@ -70,10 +71,15 @@ const FILTERS: Record<TicketKind, Record<TicketFilter, SQL | undefined>> = {
   },
 };
 
-export function selectionWhere(orgId: string, kind: TicketKind, selection: TicketSelection): SQL {
+/** The tickets of one organisation, or of several (the universal inbox), matching a selection. */
+export function selectionWhere(
+  orgId: string | readonly string[],
+  kind: TicketKind,
+  selection: TicketSelection,
+): SQL {
   const pattern = selection.q ? `%${escapeLike(selection.q)}%` : undefined;
   return and(
-    eq(tickets.orgId, orgId),
+    typeof orgId === 'string' ? eq(tickets.orgId, orgId) : inArray(tickets.orgId, [...orgId]),
     eq(tickets.kind, kind),
     FILTERS[kind][selection.filter],
     selection.states?.length ? inArray(tickets.state, selection.states) : undefined,
@@ -360,4 +366,55 @@ export async function isActiveOrgPerson(db: Db, orgId: string, userId: string): 
       ),
     );
   return row !== undefined;
+}
+
+/** The files of a ticket without their bytes, by name. */
+export async function listFiles(db: Db, ticketId: string) {
+  return db
+    .select({
+      id: ticketFiles.id,
+      name: ticketFiles.name,
+      contentType: ticketFiles.contentType,
+      size: ticketFiles.size,
+      createdBy: ticketFiles.createdBy,
+      createdByName: fullName(users),
+      createdOn: ticketFiles.createdOn,
+    })
+    .from(ticketFiles)
+    .leftJoin(users, eq(users.id, ticketFiles.createdBy))
+    .where(eq(ticketFiles.ticketId, ticketId))
+    .orderBy(sql`lower(${ticketFiles.name})`, asc(ticketFiles.createdOn), asc(ticketFiles.id));
+}
+
+export async function countFiles(db: Db, ticketId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(ticketFiles)
+    .where(eq(ticketFiles.ticketId, ticketId));
+  return row?.count ?? 0;
+}
+
+export async function insertFile(tx: Db, values: typeof ticketFiles.$inferInsert) {
+  const [row] = await tx
+    .insert(ticketFiles)
+    .values(values)
+    .returning({ id: ticketFiles.id, name: ticketFiles.name });
+  return row!;
+}
+
+/** One file of a ticket with its bytes. */
+export async function findFile(db: Db, ticketId: string, fileId: string) {
+  const [row] = await db
+    .select()
+    .from(ticketFiles)
+    .where(and(eq(ticketFiles.ticketId, ticketId), eq(ticketFiles.id, fileId)));
+  return row;
+}
+
+export async function deleteFile(tx: Db, ticketId: string, fileId: string) {
+  const [row] = await tx
+    .delete(ticketFiles)
+    .where(and(eq(ticketFiles.ticketId, ticketId), eq(ticketFiles.id, fileId)))
+    .returning({ id: ticketFiles.id, name: ticketFiles.name });
+  return row;
 }

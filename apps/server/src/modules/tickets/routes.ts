@@ -1,3 +1,4 @@
+import fastifyMultipart from '@fastify/multipart';
 import {
   linkedAlertSchema,
   similarIncidentSchema,
@@ -10,7 +11,17 @@ import {
   ticketListSchema,
   ticketStateInputSchema,
   ticketUpdateSchema,
+  ticketBulkCloseResultSchema,
+  ticketBulkCloseSchema,
+  TICKET_BULK_CLOSE_MAX,
+  universalTicketListSchema,
+  ticketTemplateInputSchema,
+  ticketTemplateSchema,
+  TICKET_TEMPLATE_MAX_TASKS,
   TICKET_CSV_MAX_ROWS,
+  TICKET_FILE_MAX_BYTES,
+  TICKET_FILE_TYPES,
+  TICKET_FILES_LIMIT,
   type Permission,
   type TicketKind,
 } from '@vigil/contracts';
@@ -18,10 +29,13 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accessOf } from '../../platform/access';
+import { AppError, validationFailed } from '../../platform/errors';
 import { orgParamsSchema } from '../../platform/http';
+import { spoolUploadedFiles, UploadRefusedError, type SpooledUpload } from '../../platform/uploads';
 import { alertsOfTicket } from '../alerts/service';
 import {
   addComment,
+  addTicketFiles,
   changeTicketState,
   claimTicket,
   createTicket,
@@ -29,14 +43,19 @@ import {
   getTicket,
   linkTicket,
   listTickets,
+  removeTicketFile,
+  ticketFileContent,
   ticketView,
   updateTicket,
   type Actor,
   type TicketDeps,
 } from './service';
 import { similarIncidents } from './similar';
+import { createTemplate, deleteTemplate, listTemplates, replaceTemplate } from './templates';
+import { bulkCloseTickets, listUniversalTickets } from './universal';
 
 const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(64) });
+const fileParams = refParams.extend({ fileId: z.uuid() });
 const TAGS = ['tickets'];
 
 const actorOf = (request: FastifyRequest): Actor => ({ access: accessOf(request), ip: request.ip });
@@ -85,11 +104,46 @@ const FIELDS =
   'of one in Analysis moves it back to Triage. The owner and watchers are e-mailed about every change but ' +
   'their own; each change is kept in the history with who and when.';
 
+const TEMPLATE_FIELDS =
+  `\`name\` unique in the organisation, any case (409 TICKET_TEMPLATE_NAME_IN_USE); \`title\`, \`description\`, ` +
+  `up to ${TICKET_TEMPLATE_MAX_TASKS} \`tasks\` (title and description) and \`watcherIds\` (people of the ` +
+  'organisation or authorised for it, 400 TICKET_INVALID_WATCHER).';
+
+const FILE_TYPES = Object.keys(TICKET_FILE_TYPES).join(', ');
+
+function uploadRefusal({ refusal }: UploadRefusedError): AppError {
+  if (refusal.reason === 'fileTooLarge') {
+    return new AppError(
+      'PayloadTooLargeException',
+      'TICKET_FILE_TOO_LARGE',
+      `${refusal.filename} is larger than ${TICKET_FILE_MAX_BYTES} bytes`,
+      { params: { 0: refusal.filename, maxBytes: TICKET_FILE_MAX_BYTES } },
+    );
+  }
+  if (refusal.reason === 'tooManyFiles') {
+    return validationFailed('TICKET_FILE_TOO_MANY', `A ticket holds fewer than ${TICKET_FILES_LIMIT} files`, {
+      field: 'file',
+      params: { limit: TICKET_FILES_LIMIT, count: TICKET_FILES_LIMIT },
+    });
+  }
+  return validationFailed('TICKET_FILE_NO_FILE', 'Not a multipart upload', { field: 'file' });
+}
+
+/** `attachment; filename=...` with an ASCII fallback and the UTF-8 name (RFC 6266). */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 /** Incidents and tasks (spec 3): lists, CSV download, details and every change. */
 export const ticketRoutes =
   (deps: TicketDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = deps;
+    await app.register(fastifyMultipart, {
+      limits: { files: TICKET_FILES_LIMIT - 1, fileSize: TICKET_FILE_MAX_BYTES, fields: 10, parts: 60 },
+    });
+
     for (const { kind, one, many, label, view, edit } of KINDS) {
       const VIEW = { access: { permission: view } };
       const EDIT = { access: { permission: edit } };
@@ -147,7 +201,9 @@ export const ticketRoutes =
             summary: `Create ${label === 'incident' ? 'an' : 'a'} ${label}`,
             description:
               `The new ${label} takes the next slug of the organisation (${kind === 'incident' ? 'INC' : 'TASK'}-n) ` +
-              `and starts ${kind === 'incident' ? 'in Triage (Analysis with an owner)' : 'Open'}. ${FIELDS}`,
+              `and starts ${kind === 'incident' ? 'in Triage (Analysis with an owner)' : 'Open'}. ${FIELDS} ` +
+              '`templateId` names a ticket template of the organisation (400 TICKET_TEMPLATE_NOT_FOUND): its tasks ' +
+              'are created as subtasks and its watchers (those still active) join `watcherIds`.',
             params: orgParamsSchema,
             body: ticketCreateSchema,
             response: { 201: ticketDetailSchema },
@@ -283,7 +339,208 @@ export const ticketRoutes =
         async (request) =>
           linkTicket(deps, actorOf(request), kind, request.params.ref, request.params.slug, false),
       );
+
+      app.post(
+        `/api/org/:orgId/${one}/:ref/files`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Attach files to ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              `multipart/form-data with one or more files of at most ${TICKET_FILE_MAX_BYTES} bytes each (413 ` +
+              `TICKET_FILE_TOO_LARGE); the ${label} keeps fewer than ${TICKET_FILES_LIMIT} files (400 ` +
+              `TICKET_FILE_TOO_MANY); no file answers 400 TICKET_FILE_NO_FILE. Accepted by extension: ${FILE_TYPES}. ` +
+              'The bytes must match the type (PDF, PNG, JPEG, GIF and ZIP/Office by their magic numbers, txt, log and ' +
+              'csv UTF-8 text without NUL bytes), or 415 TICKET_FILE_UNSUPPORTED_TYPE names the file; one refused ' +
+              'file refuses the upload and nothing is written. The files are kept in the database; the history ' +
+              `names them. ${ONE(label)}`,
+            params: refParams,
+            response: { 201: ticketDetailSchema },
+          },
+        },
+        async (request, reply) => {
+          let upload: SpooledUpload;
+          try {
+            upload = await spoolUploadedFiles(request, 'vigil-ticket-files');
+          } catch (error) {
+            throw error instanceof UploadRefusedError ? uploadRefusal(error) : error;
+          }
+          try {
+            const detail = await addTicketFiles(
+              deps,
+              actorOf(request),
+              kind,
+              request.params.ref,
+              upload.files,
+            );
+            return await reply.status(201).send(detail);
+          } finally {
+            await upload.remove();
+          }
+        },
+      );
+
+      app.get(
+        `/api/org/:orgId/${one}/:ref/files/:fileId`,
+        {
+          config: VIEW,
+          schema: {
+            tags: TAGS,
+            summary: `Download a file of ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              'The bytes as uploaded, with the content type checked at upload, `Content-Disposition: attachment` ' +
+              'and `X-Content-Type-Options: nosniff`. 404 TICKET_FILE_NOT_FOUND for files not of this ticket. ' +
+              ONE(label),
+            params: fileParams,
+          },
+        },
+        async (request, reply) => {
+          const { ref, fileId } = request.params;
+          const file = await ticketFileContent(db, accessOf(request).org.id, kind, ref, fileId);
+          const type = file.contentType.startsWith('text/')
+            ? `${file.contentType}; charset=utf-8`
+            : file.contentType;
+          return reply
+            .header('content-type', type)
+            .header('content-disposition', attachment(file.name))
+            .header('x-content-type-options', 'nosniff')
+            .header('cache-control', 'private, no-store')
+            .send(file.content);
+        },
+      );
+
+      app.delete(
+        `/api/org/:orgId/${one}/:ref/files/:fileId`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Delete a file of ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description: `The history keeps its name. 404 TICKET_FILE_NOT_FOUND for files not of this ticket. ${ONE(label)}`,
+            params: fileParams,
+            response: { 200: ticketDetailSchema },
+          },
+        },
+        async (request) =>
+          removeTicketFile(deps, actorOf(request), kind, request.params.ref, request.params.fileId),
+      );
+
+      const INBOX = { access: { permission: view, feature: 'universalTicketInbox' as const } };
+
+      app.get(
+        `/api/org/:orgId/universal-inbox/${many}`,
+        {
+          config: INBOX,
+          schema: {
+            tags: TAGS,
+            summary: `The ${many} of every organisation the user may read them in`,
+            description:
+              `The universal ticket inbox (feature universalTicketInbox, ${view} in this organisation): one list of ` +
+              `the ${many} of the user's home organisation and those they are authorised for, only where they hold ` +
+              `${view}; each item names its organisation, and \`orgs\` lists the organisations read. ${FILTERS} ` +
+              'Paged by pageSize and pageNumber.',
+            params: orgParamsSchema,
+            querystring: ticketListQuerySchema,
+            response: { 200: universalTicketListSchema },
+          },
+        },
+        async (request) => {
+          const { state, ...query } = request.query;
+          return listUniversalTickets(db, accessOf(request).user, kind, { ...query, states: state });
+        },
+      );
+
+      app.post(
+        `/api/org/:orgId/universal-inbox/${many}/close`,
+        {
+          config: INBOX,
+          schema: {
+            tags: TAGS,
+            summary: `Close ${many} of several organisations`,
+            description:
+              `1 to ${TICKET_BULK_CLOSE_MAX} ${many}, each with its organisation and the version read. Each is closed ` +
+              `by its organisation's rules, on its own: \`outcome\` is closed, or why not: ORG_NOT_AUTHORISED (not an ` +
+              `organisation of the user), PERMISSION_DENIED (no ${edit} there), TICKET_NOT_FOUND, TICKET_MODIFIED ` +
+              '(changed since read) or TICKET_SAME_STATE (closed already). Answers 200 with every outcome.',
+            params: orgParamsSchema,
+            body: ticketBulkCloseSchema,
+            response: { 200: ticketBulkCloseResultSchema },
+          },
+        },
+        async (request) => bulkCloseTickets(deps, accessOf(request).user, request.ip, kind, request.body),
+      );
     }
+
+    const TEMPLATES = { access: { permission: 'TRAC_USER' as const } };
+    const templateParams = orgParamsSchema.extend({ id: z.uuid() });
+
+    app.get(
+      '/api/org/:orgId/ticket-templates',
+      {
+        config: { access: { permission: ['TRAC_USER', 'INCIDENT_EDIT', 'TASK_EDIT'] as Permission[] } },
+        schema: {
+          tags: TAGS,
+          summary: "The organisation's ticket templates",
+          description:
+            'By name. Readable to TRAC_USER and to those who create tickets (INCIDENT_EDIT or TASK_EDIT).',
+          params: orgParamsSchema,
+          response: { 200: z.array(ticketTemplateSchema) },
+        },
+      },
+      async (request) => listTemplates(db, accessOf(request).org.id),
+    );
+
+    app.post(
+      '/api/org/:orgId/ticket-template',
+      {
+        config: TEMPLATES,
+        schema: {
+          tags: TAGS,
+          summary: 'Create a ticket template',
+          description: TEMPLATE_FIELDS,
+          params: orgParamsSchema,
+          body: ticketTemplateInputSchema,
+          response: { 201: ticketTemplateSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await createTemplate(db, actorOf(request), request.body)),
+    );
+
+    app.put(
+      '/api/org/:orgId/ticket-template/:id',
+      {
+        config: TEMPLATES,
+        schema: {
+          tags: TAGS,
+          summary: 'Replace a ticket template',
+          description: `${TEMPLATE_FIELDS} 404 TICKET_TEMPLATE_NOT_FOUND for templates of other organisations.`,
+          params: templateParams,
+          body: ticketTemplateInputSchema,
+          response: { 200: ticketTemplateSchema },
+        },
+      },
+      async (request) => replaceTemplate(db, actorOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/api/org/:orgId/ticket-template/:id',
+      {
+        config: TEMPLATES,
+        schema: {
+          tags: TAGS,
+          summary: 'Delete a ticket template',
+          description:
+            'Tickets created from it stay. 404 TICKET_TEMPLATE_NOT_FOUND for templates of other organisations.',
+          params: templateParams,
+        },
+      },
+      async (request, reply) => {
+        await deleteTemplate(db, actorOf(request), request.params.id);
+        return reply.status(204).send();
+      },
+    );
 
     const INCIDENT_VIEW = { access: { permission: 'INCIDENT_VIEW' as const } };
 

@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   TICKET_CSV_MAX_ROWS,
+  TICKET_FILES_LIMIT,
   TICKET_INITIAL_STATE,
   TICKET_STATES_OF,
   type Ticket,
@@ -19,12 +21,19 @@ import { recordActivity } from '../../platform/audit/audit';
 import { csvLine } from '../../platform/csv';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import type { SendMail } from '../../platform/mail';
+import type { SpooledFile } from '../../platform/uploads';
+import { checkedContentType, safeFileName } from './file-types';
+import { findTemplate } from './templates';
 import {
   ancestorIds,
+  countFiles,
+  deleteFile,
   deleteLink,
+  findFile,
   findRef,
   findTicketView,
   insertComment,
+  insertFile,
   insertHistory,
   insertLink,
   insertTicket,
@@ -32,6 +41,7 @@ import {
   iterateTickets,
   listChildren,
   listComments,
+  listFiles,
   listHistory,
   listLinked,
   listTickets as selectTickets,
@@ -105,17 +115,28 @@ export async function ticketView(db: Db, orgId: string, kind: TicketKind, ref: s
 // ---------------------------------------------------------------------------------------------------
 // Lists and the CSV download
 
+export type TicketPageQuery = TicketSelection & TicketSort & { pageSize: number; pageNumber: number };
+
+/** One page of the tickets of a kind in one organisation or several, in list order, with the total. */
+export async function pageOfTickets(
+  db: Db,
+  orgIds: string | readonly string[],
+  kind: TicketKind,
+  query: TicketPageQuery,
+): Promise<{ items: TicketView[]; total: number }> {
+  return selectTickets(db, selectionWhere(orgIds, kind, query), query, {
+    limit: query.pageSize,
+    offset: (query.pageNumber - 1) * query.pageSize,
+  });
+}
+
 export async function listTickets(
   db: Db,
   access: AccessContext,
   kind: TicketKind,
-  query: TicketSelection & TicketSort & { pageSize: number; pageNumber: number },
+  query: TicketPageQuery,
 ): Promise<TicketList> {
-  const where = selectionWhere(access.org.id, kind, query);
-  const { items, total } = await selectTickets(db, where, query, {
-    limit: query.pageSize,
-    offset: (query.pageNumber - 1) * query.pageSize,
-  });
+  const { items, total } = await pageOfTickets(db, access.org.id, kind, query);
   return { items: items.map(toTicket), total };
 }
 
@@ -176,13 +197,14 @@ export async function getTicket(
 ): Promise<TicketDetail> {
   const view = await ticketView(db, access.org.id, kind, ref);
   const { row } = view;
-  const [parent, watchers, links, subtasks, comments, history] = await Promise.all([
+  const [parent, watchers, links, subtasks, comments, history, files] = await Promise.all([
     row.parentId ? findRef(db, access.org.id, row.parentId) : undefined,
     listWatchers(db, row.id),
     listLinked(db, row.id),
     listChildren(db, access.org.id, row.id),
     listComments(db, row.id),
     listHistory(db, row.id),
+    listFiles(db, row.id),
   ]);
   return {
     ...toTicket(view),
@@ -205,6 +227,7 @@ export async function getTicket(
       details: entry.details,
       at: entry.at.toISOString(),
     })),
+    files: files.map((file) => ({ ...file, createdOn: file.createdOn.toISOString() })),
   };
 }
 
@@ -311,6 +334,14 @@ export async function createTicket(
   for (const id of watcherIds) await assertUser(db, orgId, id, 'TICKET_INVALID_WATCHER', 'watcherIds');
   assertDueDate(input.dueDate, now);
   const parentId = input.parentSlug ? await parentFor(db, orgId, input.parentSlug) : null;
+  const template = input.templateId ? await findTemplate(db, orgId, input.templateId) : undefined;
+  if (input.templateId && !template) {
+    throw validationFailed('TICKET_TEMPLATE_NOT_FOUND', 'No such ticket template', { field: 'templateId' });
+  }
+  // The template's watchers who may still watch tickets of the organisation join those given.
+  for (const id of template?.watcherIds ?? []) {
+    if (!watcherIds.includes(id) && (await isActiveOrgPerson(db, orgId, id))) watcherIds.push(id);
+  }
   const row = await db.transaction(async (tx) => {
     const created = await openTicket(tx, actor, kind, {
       title: input.title,
@@ -322,6 +353,13 @@ export async function createTicket(
       parentId,
     });
     await replaceWatchers(tx, created.id, watcherIds);
+    for (const task of template?.tasks ?? []) {
+      await openTicket(tx, actor, 'task', {
+        title: task.title,
+        description: task.description,
+        parentId: created.id,
+      });
+    }
     return created;
   });
   await notify(deps, actor, row.id, [{ action: 'created', details: {}, summary: 'created' }]);
@@ -640,4 +678,107 @@ export async function incidentBySlug(db: Db, orgId: string, slug: string) {
     });
   }
   return { id: view.row.id, slug: view.row.slug };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Files
+
+export const ticketFileNotFound = () =>
+  new AppError('NotFoundException', 'TICKET_FILE_NOT_FOUND', 'Ticket file not found');
+
+/**
+ * Attaches uploaded files to a ticket. Every file's bytes must match an accepted type (415
+ * TICKET_FILE_UNSUPPORTED_TYPE naming the file) and the ticket keeps fewer than 50 files (400
+ * TICKET_FILE_TOO_MANY); otherwise nothing is written. One history entry names the files added.
+ */
+export async function addTicketFiles(
+  deps: TicketDeps,
+  actor: Actor,
+  kind: TicketKind,
+  ref: string,
+  uploaded: SpooledFile[],
+): Promise<TicketDetail> {
+  const { row: current } = await ticketView(deps.db, actor.access.org.id, kind, ref);
+  if (uploaded.length === 0)
+    throw validationFailed('TICKET_FILE_NO_FILE', 'No file uploaded', { field: 'file' });
+  const checked: { file: SpooledFile; name: string; contentType: string }[] = [];
+  for (const file of uploaded) {
+    const name = safeFileName(file.filename);
+    const contentType = checkedContentType(name, await readFile(file.path));
+    if (!contentType) {
+      throw new AppError(
+        'UnsupportedMediaTypeException',
+        'TICKET_FILE_UNSUPPORTED_TYPE',
+        `${name} is not of an accepted type or its bytes do not match its type`,
+        { params: { 0: name } },
+      );
+    }
+    checked.push({ file, name, contentType });
+  }
+  return commitChange(deps, actor, kind, current.id, undefined, async (tx, row) => {
+    const count = (await countFiles(tx, row.id)) + checked.length;
+    if (count >= TICKET_FILES_LIMIT) {
+      throw validationFailed(
+        'TICKET_FILE_TOO_MANY',
+        `A ticket holds fewer than ${TICKET_FILES_LIMIT} files`,
+        {
+          field: 'file',
+          params: { limit: TICKET_FILES_LIMIT, count },
+        },
+      );
+    }
+    const added: { id: string; name: string }[] = [];
+    for (const { file, name, contentType } of checked) {
+      const content = await readFile(file.path);
+      added.push(
+        await insertFile(tx, {
+          ticketId: row.id,
+          name,
+          contentType,
+          size: content.length,
+          content,
+          createdBy: actor.access.user.id,
+        }),
+      );
+    }
+    return {
+      action: 'file-added',
+      details: { files: added },
+      summary: `attached ${added.map((file) => file.name).join(', ')}`,
+    };
+  });
+}
+
+/** Removes a file from a ticket, kept in the history with its name; 404 TICKET_FILE_NOT_FOUND. */
+export async function removeTicketFile(
+  deps: TicketDeps,
+  actor: Actor,
+  kind: TicketKind,
+  ref: string,
+  fileId: string,
+): Promise<TicketDetail> {
+  const { row: current } = await ticketView(deps.db, actor.access.org.id, kind, ref);
+  return commitChange(deps, actor, kind, current.id, undefined, async (tx, row) => {
+    const removed = await deleteFile(tx, row.id, fileId);
+    if (!removed) throw ticketFileNotFound();
+    return {
+      action: 'file-deleted',
+      details: { fileId: removed.id, name: removed.name },
+      summary: `removed the file ${removed.name}`,
+    };
+  });
+}
+
+/** One file of a ticket of the organisation with its bytes; 404 for others. */
+export async function ticketFileContent(
+  db: Db,
+  orgId: string,
+  kind: TicketKind,
+  ref: string,
+  fileId: string,
+) {
+  const { row } = await ticketView(db, orgId, kind, ref);
+  const file = await findFile(db, row.id, fileId);
+  if (!file) throw ticketFileNotFound();
+  return file;
 }

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -138,4 +140,56 @@ export const ticketHistory = pgTable(
       .default(sql`clock_timestamp()`),
   },
   (table) => [index().on(table.ticketId, table.at)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * Files attached to tickets, their bytes in the database (never on a path anyone names). `name` is
+ * the name the uploader gave, for display and the download's file name only; `contentType` is the one
+ * checked against the bytes at upload.
+ */
+export const ticketFiles = pgTable(
+  'ticket_files',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    ticketId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    contentType: text().notNull(),
+    size: bigint({ mode: 'number' }).notNull(),
+    content: bytea().notNull(),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index().on(table.ticketId, table.createdOn)],
+);
+
+/**
+ * Ticket templates of an organisation: a ticket's title, description and watchers, and tasks that
+ * become its subtasks. Names are unique in the organisation, any case.
+ */
+export const ticketTemplates = pgTable(
+  'ticket_templates',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    title: text().notNull(),
+    description: text().notNull().default(''),
+    tasks: jsonb().$type<{ title: string; description: string }[]>().notNull().default([]),
+    watcherIds: jsonb().$type<string[]>().notNull().default([]),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('ticket_templates_org_name').on(table.orgId, sql`lower(${table.name})`)],
 );

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import {
   TICKET_TEXT_MAX_LENGTH,
@@ -13,7 +13,7 @@ import { apiFetch } from '../../lib/api';
 import { isoOf } from '../../lib/local-time';
 import { orgPath } from '../assets/queries';
 import { useTicketPeople } from './ticket-badges';
-import { ticketsKey } from './tickets';
+import { ticketsKey, ticketTemplatesQuery } from './tickets';
 
 /** Creates an incident or a task (a subtask with `parentSlug`) and opens it. */
 export function CreateTicketDialog({
@@ -37,6 +37,16 @@ export function CreateTicketDialog({
   const [dueDate, setDueDate] = useState('');
   const [slaDate, setSlaDate] = useState('');
   const [checked, setChecked] = useState(false);
+  const [templateId, setTemplateId] = useState<string | null>(null);
+  const templates = useQuery({ ...ticketTemplatesQuery(orgId), enabled: !parentSlug });
+  const chooseTemplate = (id: string | null) => {
+    setTemplateId(id);
+    const template = templates.data?.find((entry) => entry.id === id);
+    if (template) {
+      setTitle(template.title);
+      setDescription(template.description);
+    }
+  };
   const create = useMutation({
     mutationFn: () =>
       apiFetch(`${orgPath(orgId)}/${kind}`, {
@@ -48,6 +58,7 @@ export function CreateTicketDialog({
           dueDate: isoOf(dueDate),
           slaDate: isoOf(slaDate),
           ...(parentSlug && { parentSlug }),
+          ...(templateId && { templateId }),
         },
         schema: ticketDetailSchema,
       }),
@@ -75,6 +86,17 @@ export function CreateTicketDialog({
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
+          {(templates.data?.length ?? 0) > 0 && (
+            <Select
+              label={t('tickets.template')}
+              description={t('tickets.templateHint')}
+              data={(templates.data ?? []).map((template) => ({ value: template.id, label: template.name }))}
+              value={templateId}
+              onChange={chooseTemplate}
+              clearable
+              searchable
+            />
+          )}
           <TextInput
             label={t('tickets.titleField')}
             required

@@ -24,14 +24,21 @@ export function TicketStateBadge({ state }: { state: TicketState }) {
   );
 }
 
-/** The slug of a ticket as a link to its page. */
-export function TicketLink({ ticket }: { ticket: Pick<TicketRef, 'kind' | 'slug'> }) {
+/** The slug of a ticket as a link to its page, in `orgId` when given (else the current organisation). */
+export function TicketLink({ ticket, orgId }: { ticket: Pick<TicketRef, 'kind' | 'slug'>; orgId?: string }) {
+  const search = orgId ? (previous: Record<string, unknown>) => ({ ...previous, orgId }) : undefined;
   return ticket.kind === 'incident' ? (
-    <AnchorLink to="/tickets/incident/$slug" params={{ slug: ticket.slug }} size="sm" fw={500}>
+    <AnchorLink
+      to="/tickets/incident/$slug"
+      params={{ slug: ticket.slug }}
+      search={search}
+      size="sm"
+      fw={500}
+    >
       {ticket.slug}
     </AnchorLink>
   ) : (
-    <AnchorLink to="/tickets/task/$slug" params={{ slug: ticket.slug }} size="sm" fw={500}>
+    <AnchorLink to="/tickets/task/$slug" params={{ slug: ticket.slug }} search={search} size="sm" fw={500}>
       {ticket.slug}
     </AnchorLink>
   );

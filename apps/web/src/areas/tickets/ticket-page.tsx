@@ -35,6 +35,7 @@ import { GatedPage } from '../../shell/gated-page';
 import { QueryStates } from '../../shell/query-status';
 import { CreateTicketDialog } from './create-ticket-dialog';
 import { TicketLink, TicketStateBadge, useTicketPeople } from './ticket-badges';
+import { TicketFiles } from './ticket-files';
 import { linkedAlertsQuery, similarIncidentsQuery, ticketPath, ticketQuery, ticketsKey } from './tickets';
 import { EDIT_PERMISSION, VIEW_PERMISSION } from './tickets-page';
 
@@ -435,6 +436,9 @@ function TicketDetails({ orgId, ticket }: { orgId: string; ticket: TicketDetail 
           </form>
         )}
       </Section>
+      <Section title={t('tickets.files')}>
+        <TicketFiles path={path} ticket={ticket} canEdit={canEdit} onChanged={refresh} />
+      </Section>
       <Section title={t('tickets.history')}>
         <Table>
           <Table.Thead>
@@ -481,6 +485,9 @@ function describeHistory(t: Translate, action: string, details: Record<string, u
         .join(', '),
     );
   if (typeof details.slug === 'string') parts.push(details.slug);
+  if (Array.isArray(details.files))
+    parts.push((details.files as { name?: string }[]).map((file) => file.name ?? '').join(', '));
+  if (typeof details.name === 'string') parts.push(details.name);
   if (state?.from && state.to) {
     parts.push(`${t(`tickets.states.${state.from}`)} → ${t(`tickets.states.${state.to}`)}`);
   }

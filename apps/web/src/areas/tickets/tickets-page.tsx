@@ -1,26 +1,7 @@
-import {
-  Badge,
-  Button,
-  EmptyState,
-  Group,
-  SegmentedControl,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconDownload, IconPlus, IconSearch, IconTicket } from '@tabler/icons-react';
+import { Button, EmptyState, Group, Stack } from '@mantine/core';
+import { IconDownload, IconPlus, IconTicket } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
-import {
-  DEFAULT_PAGE_SIZE,
-  TICKET_FILTERS,
-  type TicketFilter,
-  type TicketKind,
-  type TicketSortField,
-} from '@vigil/contracts';
+import { DEFAULT_PAGE_SIZE, type TicketKind } from '@vigil/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetchFile } from '../../lib/api';
@@ -29,10 +10,15 @@ import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { GatedPage } from '../../shell/gated-page';
 import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
-import { SortableHeader } from '../../shell/sortable-header';
 import { orgPath } from '../assets/queries';
 import { CreateTicketDialog } from './create-ticket-dialog';
-import { TicketLink, TicketStateBadge } from './ticket-badges';
+import {
+  TicketFilterTabs,
+  TicketKindSwitch,
+  TicketSearchInput,
+  TicketTable,
+  useTicketListControls,
+} from './ticket-list-controls';
 import { TICKET_LIST_PATH, ticketSearchParams, ticketsQuery } from './tickets';
 
 export const VIEW_PERMISSION = { incident: 'INCIDENT_VIEW', task: 'TASK_VIEW' } as const;
@@ -50,19 +36,11 @@ export function TicketsPage({ kind }: { kind: TicketKind }) {
 }
 
 function TicketList({ kind }: { kind: TicketKind }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
-  const navigate = useNavigate();
   const canEdit = useHasPermission(EDIT_PERMISSION[kind]);
-  const canSeeOther = useHasPermission(VIEW_PERMISSION[kind === 'incident' ? 'task' : 'incident']);
-  const [filter, setFilter] = useState<TicketFilter>('open');
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), 300);
-  const [sort, setSort] = useState<{ sortBy: TicketSortField; desc: boolean }>({
-    sortBy: 'number',
-    desc: true,
-  });
-  const [pageNumber, setPageNumber] = useState(1);
+  const controls = useTicketListControls();
+  const { filter, q, sort, pageNumber, setPageNumber } = controls;
   const [creating, setCreating] = useState(false);
   const list = useQuery(
     ticketsQuery(orgId, kind, { filter, q, ...sort, pageNumber, pageSize: DEFAULT_PAGE_SIZE }),
@@ -75,48 +53,12 @@ function TicketList({ kind }: { kind: TicketKind }) {
     },
     meta: { errorKey: 'tickets.downloadFailed' },
   });
-  const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
-  const date = (iso: string | null) => (iso ? dateFormat.format(new Date(iso)) : '—');
-  const header = (field: TicketSortField, label: string) => (
-    <SortableHeader
-      sorted={sort.sortBy === field}
-      desc={sort.desc}
-      onSort={() => {
-        setSort((current) => ({ sortBy: field, desc: current.sortBy === field ? !current.desc : false }));
-        setPageNumber(1);
-      }}
-    >
-      {label}
-    </SortableHeader>
-  );
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
         <Group align="flex-end">
-          {canSeeOther && (
-            <SegmentedControl
-              aria-label={t('tickets.kind')}
-              value={kind}
-              onChange={(value) =>
-                void navigate({ to: value === 'incident' ? '/tickets/incident' : '/tickets/task' })
-              }
-              data={(['incident', 'task'] as const).map((value) => ({
-                value,
-                label: t(`tickets.${value}.title`),
-              }))}
-            />
-          )}
-          <TextInput
-            label={t('tickets.search')}
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-              setPageNumber(1);
-            }}
-            w={280}
-          />
+          <TicketKindSwitch kind={kind} />
+          <TicketSearchInput controls={controls} />
         </Group>
         <Group>
           <Button
@@ -134,22 +76,7 @@ function TicketList({ kind }: { kind: TicketKind }) {
           )}
         </Group>
       </Group>
-      <Tabs
-        value={filter}
-        onChange={(value) => {
-          if (!value) return;
-          setFilter(value as TicketFilter);
-          setPageNumber(1);
-        }}
-      >
-        <Tabs.List aria-label={t('tickets.filter')}>
-          {TICKET_FILTERS.map((value) => (
-            <Tabs.Tab key={value} value={value}>
-              {t(`tickets.filters.${value}`)}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-      </Tabs>
+      <TicketFilterTabs controls={controls} />
       <ListStates
         query={list}
         loadingLabel={t('tickets.loading')}
@@ -165,45 +92,7 @@ function TicketList({ kind }: { kind: TicketKind }) {
       >
         {(data) => (
           <>
-            <Table.ScrollContainer minWidth={900}>
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    {header('number', t('tickets.slug'))}
-                    {header('title', t('tickets.titleField'))}
-                    {header('state', t('tickets.state'))}
-                    <Table.Th>{t('tickets.owner')}</Table.Th>
-                    {header('dueDate', t('tickets.dueDate'))}
-                    {header('slaDate', t('tickets.slaDate'))}
-                    {header('modifiedOn', t('tickets.modifiedOn'))}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.items.map((ticket) => (
-                    <Table.Tr key={ticket.id}>
-                      <Table.Td>
-                        <TicketLink ticket={ticket} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{ticket.title}</Text>
-                        {ticket.externalId && (
-                          <Badge size="xs" variant="outline">
-                            {ticket.externalId}
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <TicketStateBadge state={ticket.state} />
-                      </Table.Td>
-                      <Table.Td>{ticket.ownerName ?? t('tickets.unowned')}</Table.Td>
-                      <Table.Td>{date(ticket.dueDate)}</Table.Td>
-                      <Table.Td>{date(ticket.slaDate)}</Table.Td>
-                      <Table.Td>{date(ticket.modifiedOn)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <TicketTable items={data.items} controls={controls} />
             <ListPager
               page={pageNumber}
               pageSize={DEFAULT_PAGE_SIZE}

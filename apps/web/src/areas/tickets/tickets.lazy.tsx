@@ -1,6 +1,8 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { TicketPage } from './ticket-page';
+import { TicketTemplatesPage } from './ticket-templates-page';
 import { TicketsPage } from './tickets-page';
+import { UniversalInboxPage } from './universal-inbox';
 
 export const incidentsRoute = createLazyRoute('/tickets/incident')({
   component: () => <TicketsPage kind="incident" />,
@@ -23,3 +25,13 @@ export const taskRoute = createLazyRoute('/tickets/task/$slug')({
     return <TicketPage kind="task" slug={slug} />;
   },
 });
+
+export const universalIncidentsRoute = createLazyRoute('/universal-ticket-inbox/incident')({
+  component: () => <UniversalInboxPage kind="incident" />,
+});
+
+export const universalTasksRoute = createLazyRoute('/universal-ticket-inbox/task')({
+  component: () => <UniversalInboxPage kind="task" />,
+});
+
+export const ticketTemplatesRoute = createLazyRoute('/ticket-templates')({ component: TicketTemplatesPage });

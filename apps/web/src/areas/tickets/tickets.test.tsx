@@ -1,32 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Ticket, TicketDetail } from '@vigil/contracts';
-import { describe, expect, it } from 'vitest';
+import type { TicketDetail } from '@vigil/contracts';
+import { describe, expect, it, vi } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
-
-const ticket = (overrides: Partial<Ticket> = {}): Ticket => ({
-  id: 'i1',
-  kind: 'incident',
-  slug: 'INC-7',
-  title: 'Phishing wave',
-  state: 'TRIAGE',
-  description: 'Mails from a look-alike domain',
-  ownerId: null,
-  ownerName: null,
-  resolution: null,
-  summaryNote: '',
-  dueDate: null,
-  slaDate: null,
-  externalId: null,
-  parentId: null,
-  version: 3,
-  createdBy: null,
-  createdOn: '2026-03-01T09:00:00.000Z',
-  modifiedOn: '2026-03-01T09:00:00.000Z',
-  ...overrides,
-});
+import { ticket } from './test-fixtures';
 
 const detail = (overrides: Partial<TicketDetail> = {}): TicketDetail => ({
   ...ticket(),
@@ -35,6 +14,7 @@ const detail = (overrides: Partial<TicketDetail> = {}): TicketDetail => ({
   links: [],
   subtasks: [],
   comments: [],
+  files: [],
   history: [
     {
       id: 'h1',
@@ -278,5 +258,127 @@ describe('the ticket page', () => {
         exact: false,
       }),
     ).toBeInTheDocument();
+  });
+
+  it('attaches dropped and chosen files, downloads one and deletes one after confirming', async () => {
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:file'), revokeObjectURL: vi.fn() }),
+    );
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const report = {
+      id: 'f1',
+      name: 'report.pdf',
+      contentType: 'application/pdf',
+      size: 2048,
+      createdBy: 'u1',
+      createdByName: 'Nora Quinn',
+      createdOn: '2026-03-01T10:00:00.000Z',
+    };
+    let current = detail();
+    const uploads: string[][] = [];
+    const fetchMock = stubApi({
+      ...withAccess(EDIT),
+      ...incidentPanels,
+      [`GET ${base}/incident/INC-7`]: () => ({ body: current }),
+      [`POST ${base}/incident/INC-7/files`]: ({ init }) => {
+        const names = [...(init?.body as FormData).getAll('file')].map((file) => (file as File).name);
+        uploads.push(names);
+        if (names.includes('tool.exe')) {
+          return {
+            status: 415,
+            body: {
+              ...apiError('TICKET_FILE_UNSUPPORTED_TYPE', 'UnsupportedMediaTypeException'),
+              params: { 0: 'tool.exe' },
+            },
+          };
+        }
+        current = detail({
+          ...current,
+          history: [
+            ...current.history,
+            {
+              id: `h${uploads.length}`,
+              actorId: 'u1',
+              actorName: 'Nora Quinn',
+              action: 'file-added',
+              details: { files: names.map((name) => ({ id: 'x', name })) },
+              at: '2026-03-01T10:00:00.000Z',
+            },
+          ],
+          files: [
+            ...current.files,
+            ...names.map((name, index) => ({ ...report, id: `f${uploads.length}${index}`, name })),
+          ],
+        });
+        return { status: 201, body: current };
+      },
+      [`GET ${base}/incident/INC-7/files/f10`]: { body: 'pdf bytes' },
+      [`DELETE ${base}/incident/INC-7/files/f10`]: () => {
+        current = detail({ ...current, files: current.files.filter((file) => file.id !== 'f10') });
+        return { body: current };
+      },
+    });
+    const { user } = renderApp(`/tickets/incident/INC-7?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('No files attached.')).toBeInTheDocument();
+
+    const pdf = new File(['%PDF-1.7'], 'report.pdf', { type: 'application/pdf' });
+    const drop = screen.getByTestId('ticket-file-drop');
+    drop.dispatchEvent(
+      Object.assign(new Event('drop', { bubbles: true }), { dataTransfer: { files: [pdf] } }),
+    );
+    const files = await screen.findByRole('table', { name: 'Files' });
+    expect(within(files).getByText('report.pdf')).toBeInTheDocument();
+    expect(within(files).getByText('2 KB')).toBeInTheDocument();
+    expect(uploads).toEqual([['report.pdf']]);
+    expect(screen.getByText('File attached · report.pdf')).toBeInTheDocument();
+
+    const exe = new File(['MZ'], 'tool.exe');
+    await user.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, exe);
+    expect(
+      await screen.findByText(
+        'tool.exe is not a PDF, image, ZIP or Office document, or text file, or its content does not match its type.',
+        { exact: false },
+      ),
+    ).toBeInTheDocument();
+
+    await user.click(within(files).getByRole('button', { name: 'Download report.pdf' }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect((click.mock.contexts.at(-1) as HTMLAnchorElement).download).toBe('report.pdf');
+
+    await user.click(within(files).getByRole('button', { name: 'Delete report.pdf' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete the file?' });
+    expect(within(confirm).getByText(/report\.pdf is removed from the ticket/)).toBeInTheDocument();
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('No files attached.')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(true);
+  });
+
+  it('lists files without upload or delete for a user who may only view', async () => {
+    stubApi({
+      ...withAccess(['INCIDENT_VIEW']),
+      ...incidentPanels,
+      [`GET ${base}/incident/INC-7`]: {
+        body: detail({
+          files: [
+            {
+              id: 'f1',
+              name: 'hosts.csv',
+              contentType: 'text/csv',
+              size: 120,
+              createdBy: null,
+              createdByName: null,
+              createdOn: '2026-03-01T10:00:00.000Z',
+            },
+          ],
+        }),
+      },
+    });
+    renderApp(`/tickets/incident/INC-7?orgId=${HOME_ORG_ID}`);
+    const files = await screen.findByRole('table', { name: 'Files' });
+    expect(within(files).getByText('120 B')).toBeInTheDocument();
+    expect(within(files).getByRole('button', { name: 'Download hosts.csv' })).toBeInTheDocument();
+    expect(within(files).queryByRole('button', { name: 'Delete hosts.csv' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Choose files' })).not.toBeInTheDocument();
   });
 });

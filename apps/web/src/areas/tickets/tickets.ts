@@ -4,6 +4,8 @@ import {
   similarIncidentSchema,
   ticketDetailSchema,
   ticketListSchema,
+  ticketTemplateSchema,
+  universalTicketListSchema,
   type TicketFilter,
   type TicketKind,
   type TicketSortField,
@@ -81,4 +83,28 @@ export const similarIncidentsQuery = (orgId: string, ref: string) =>
         schema: z.array(similarIncidentSchema),
         signal,
       }),
+  });
+
+/** GET /api/org/:orgId/universal-inbox/incidents or /tasks (feature universalTicketInbox). */
+export const universalTicketsQuery = (orgId: string, kind: TicketKind, params: TicketListParams) =>
+  queryOptions({
+    queryKey: [...ticketsKey(orgId), 'universal', kind, params] as const,
+    queryFn: ({ signal }) => {
+      const search = ticketSearchParams(params);
+      search.set('pageSize', String(params.pageSize));
+      search.set('pageNumber', String(params.pageNumber));
+      return apiFetch(`${orgPath(orgId)}/universal-inbox/${TICKET_LIST_PATH[kind]}?${search.toString()}`, {
+        schema: universalTicketListSchema,
+        signal,
+      });
+    },
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /api/org/:orgId/ticket-templates (TRAC_USER, INCIDENT_EDIT or TASK_EDIT). */
+export const ticketTemplatesQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: [...ticketsKey(orgId), 'templates'] as const,
+    queryFn: ({ signal }) =>
+      apiFetch(`${orgPath(orgId)}/ticket-templates`, { schema: z.array(ticketTemplateSchema), signal }),
   });
