@@ -193,7 +193,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(customParserRoutes(database.db));
   await app.register(threatRoutes(database.db));
   await app.register(alertRoutes(database.db, sendMail));
-  await app.register(ticketRoutes({ db: database.db, sendMail }));
+  await app.register(ticketRoutes({ db: database.db, sendMail, log: app.log }));
   await app.register(dashboardRoutes(database.db));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));

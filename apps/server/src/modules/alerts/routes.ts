@@ -59,6 +59,7 @@ const STATE_RULES =
 export const alertRoutes =
   (db: Db, sendMail?: SendMail): FastifyPluginAsyncZod =>
   async (app) => {
+    const mail = { sendMail, log: app.log };
     app.get(
       '/api/org/:orgId/alerts',
       {
@@ -120,7 +121,7 @@ export const alertRoutes =
             },
           },
           new Date(),
-          sendMail,
+          mail,
         );
       },
     );
@@ -234,6 +235,6 @@ export const alertRoutes =
           response: { 200: alertDetailSchema },
         },
       },
-      async (request) => changeAlertState(db, actorOf(request), request.params.id, request.body, sendMail),
+      async (request) => changeAlertState(db, actorOf(request), request.params.id, request.body, mail),
     );
   };

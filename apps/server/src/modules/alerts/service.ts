@@ -29,8 +29,13 @@ import { accessDenied, AppError, conflict, invalidField, validationFailed } from
 import { selectEvents } from '../events/repo';
 import { restrictionCondition, resolveSort, toEvent } from '../events/service';
 import { restrictionsForUser } from '../restrictions/repo';
-import type { SendMail } from '../../platform/mail';
-import { incidentBySlug, notifyEscalation, openTicket, recordEscalation } from '../tickets/service';
+import {
+  incidentBySlug,
+  notifyEscalation,
+  openTicket,
+  recordEscalation,
+  type TicketMail,
+} from '../tickets/service';
 import {
   escalatedAlertTraits,
   findAlertView,
@@ -457,7 +462,7 @@ export async function changeAlertState(
   actor: Actor,
   id: string,
   input: AlertStateChangeInput,
-  sendMail?: SendMail,
+  mail?: TicketMail,
 ): Promise<AlertDetail> {
   const { access } = actor;
   await visibleAlert(db, access, id);
@@ -468,7 +473,7 @@ export async function changeAlertState(
     assertTransition(row, state);
     await applyChange(tx, actor, row, state, input, ticket?.id);
   });
-  if (ticket) await notifyEscalation({ db, sendMail }, actor, ticket.id, 1);
+  if (ticket) await notifyEscalation({ db, ...mail }, actor, ticket.id, 1);
   return getAlert(db, access, id);
 }
 
@@ -483,7 +488,7 @@ export async function bulkChangeState(
   actor: Actor,
   input: BulkInput,
   now = new Date(),
-  sendMail?: SendMail,
+  mail?: TicketMail,
 ): Promise<AlertBulkResult> {
   const { access } = actor;
   const state = parseChange(input);
@@ -530,7 +535,7 @@ export async function bulkChangeState(
     }
   }
   const succeeded = results.filter((result) => result.ok).length;
-  if (ticket && succeeded > 0) await notifyEscalation({ db, sendMail }, actor, ticket.id, succeeded);
+  if (ticket && succeeded > 0) await notifyEscalation({ db, ...mail }, actor, ticket.id, succeeded);
   return { succeeded, failed: results.length - succeeded, results };
 }
 

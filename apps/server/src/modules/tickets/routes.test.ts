@@ -442,3 +442,32 @@ describe('e-mail', () => {
     ).toBe(false);
   });
 });
+
+describe('e-mail that cannot be queued', () => {
+  it('keeps the change and answers it as made, since repeating it would be wrong', async () => {
+    // A server whose job runner is stopped: nothing can be queued for sending.
+    const stopped = await createTestApp(undefined, { config: { SMTP_URL: smtp.url } });
+    try {
+      const db = stopped.database.db;
+      const org = (await seedOrg(db)).id;
+      const all = ['INCIDENT_VIEW', 'INCIDENT_EDIT'] as const;
+      const actor = await seedUser(db, { homeOrgId: org, permissions: [...all] });
+      const watcher = await seedUser(db, { homeOrgId: org, permissions: [...all] });
+      const created = await orgRequest(stopped, org, 'POST', '/incident', actor, {
+        title: 'Card skimmer at branch 4',
+        watcherIds: [watcher.id],
+      });
+      expect(created.statusCode).toBe(201);
+      const { slug, version } = created.json() as Detail;
+      const changed = await orgRequest(stopped, org, 'PUT', `/incident/${slug}/state`, actor, {
+        version,
+        state: 'INVALID',
+      });
+      expect(changed.statusCode).toBe(200);
+      const saved = (await orgRequest(stopped, org, 'GET', `/incident/${slug}`, actor)).json() as Detail;
+      expect(saved.state).toBe('INVALID');
+    } finally {
+      await stopped.close();
+    }
+  });
+});

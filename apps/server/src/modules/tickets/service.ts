@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
@@ -66,7 +67,12 @@ export interface TicketDeps {
   db: Db;
   /** E-mail to the owner and watchers after each change. */
   sendMail?: SendMail;
+  /** Where an e-mail that could not be queued is reported (the change it tells of is saved by then). */
+  log?: FastifyBaseLogger;
 }
+
+/** What a change needs to tell the owner and watchers of a ticket. */
+export type TicketMail = Pick<TicketDeps, 'sendMail' | 'log'>;
 
 export const ticketNotFound = () => new AppError('NotFoundException', 'TICKET_NOT_FOUND', 'Ticket not found');
 
@@ -309,7 +315,7 @@ async function notify(deps: TicketDeps, actor: Actor, ticketId: string, changes:
   const emails = await primaryEmails(deps.db, recipients);
   if (emails.length === 0) return;
   const { row } = view;
-  await deps.sendMail({
+  const message = {
     to: emails.join(', '),
     subject: `[Vigil] ${row.slug} ${row.title}: ${changes.map((change) => change.summary).join('; ')}`,
     text:
@@ -317,7 +323,13 @@ async function notify(deps: TicketDeps, actor: Actor, ticketId: string, changes:
       `Owner: ${view.ownerName ?? 'nobody'}\n\n` +
       `${actor.access.user.firstName} ${actor.access.user.lastName}:\n` +
       changes.map((change) => `- ${change.summary}`).join('\n'),
-  });
+  };
+  try {
+    await deps.sendMail(message);
+  } catch (error) {
+    // The change is committed: an error answer would invite the user to repeat it.
+    deps.log?.error({ err: error, ticketId }, 'ticket e-mail not queued');
+  }
 }
 
 export async function createTicket(
