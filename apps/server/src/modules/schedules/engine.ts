@@ -69,7 +69,10 @@ async function runSchedule(tx: Db, row: TaskScheduleRow, now: Date): Promise<voi
     description: taskDescription(row),
     ownerId: row.ownerId,
     watcherIds: row.watcherIds,
-    dueDate: row.dueUnit && row.dueCount ? dueDateOf(scheduledFor, { count: row.dueCount, unit: row.dueUnit as TaskDueUnit }) : null,
+    dueDate:
+      row.dueUnit && row.dueCount
+        ? dueDateOf(scheduledFor, { count: row.dueCount, unit: row.dueUnit as TaskDueUnit })
+        : null,
     parentId,
   });
   await tx.update(taskScheduleRuns).set({ ticketId: task.id }).where(eq(taskScheduleRuns.id, run.id));

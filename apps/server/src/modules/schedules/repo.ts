@@ -42,7 +42,10 @@ export async function listTaskSchedules(
       .select()
       .from(taskSchedules)
       .where(where)
-      .orderBy(query.desc ? sql`${order} DESC NULLS LAST` : sql`${order} ASC NULLS LAST`, asc(taskSchedules.id))
+      .orderBy(
+        query.desc ? sql`${order} DESC NULLS LAST` : sql`${order} ASC NULLS LAST`,
+        asc(taskSchedules.id),
+      )
       .limit(query.limit)
       .offset(query.offset),
     db

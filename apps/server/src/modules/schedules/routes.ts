@@ -37,7 +37,7 @@ const TIMING_NOTE =
   '`interval` repeats by minute, hour, day, week, month_begin (the 1st) or month_15 (the 15th), in UTC. ' +
   '`nextRunAt` must be in the future (400 TASK_SCHEDULE_NEXT_RUN_IN_PAST) and, for the monthly units, on ' +
   'the 1st or the 15th (400 TASK_SCHEDULE_NEXT_RUN_NOT_MONTH_DAY). With `skipWeekends` a run falling on ' +
-  'Saturday or Sunday is made on the Monday after (`runAt`). `dueIn` sets each task\'s due date after its ' +
+  "Saturday or Sunday is made on the Monday after (`runAt`). `dueIn` sets each task's due date after its " +
   'run (minute, hour, day, week, month or year).';
 
 const WRITE_NOTE =
@@ -139,7 +139,13 @@ export const taskScheduleRoutes =
         },
       },
       async (request) =>
-        changeScheduleState(db, actorOf(request), accessOf(request).org.id, request.params.id, request.body.state),
+        changeScheduleState(
+          db,
+          actorOf(request),
+          accessOf(request).org.id,
+          request.params.id,
+          request.body.state,
+        ),
     );
 
     app.delete(
@@ -181,7 +187,7 @@ export const taskScheduleRoutes =
         schema: {
           tags: TAGS,
           summary: 'Library task schedules',
-          description: 'The provider\'s library, read from any organisation. Same search, sort and paging.',
+          description: "The provider's library, read from any organisation. Same search, sort and paging.",
           params: orgParamsSchema,
           querystring: taskScheduleListQuerySchema,
           response: { 200: taskScheduleListSchema },

@@ -97,7 +97,9 @@ async function toJsonMany(db: Db, orgId: string | null, rows: TaskScheduleRow[])
     toJson(
       row,
       row.parentId ? (names.get(row.parentId) ?? null) : null,
-      children.filter((child) => child.parentId === row.id).map((child) => ({ id: child.id, name: child.name })),
+      children
+        .filter((child) => child.parentId === row.id)
+        .map((child) => ({ id: child.id, name: child.name })),
     ),
   );
 }
@@ -387,7 +389,11 @@ function assertLibraryAdmin(access: AccessContext) {
   }
 }
 
-export async function createLibrarySchedule(db: Db, actor: Actor, input: LibraryInput): Promise<TaskSchedule> {
+export async function createLibrarySchedule(
+  db: Db,
+  actor: Actor,
+  input: LibraryInput,
+): Promise<TaskSchedule> {
   assertLibraryAdmin(actor.access);
   const values = timingValues(input, checkTiming(input, new Date()));
   const row = await db.transaction(async (tx) => {
