@@ -1,7 +1,8 @@
-import {
+import type {
   libraryTaskScheduleInputSchema,
+  taskScheduleInputSchema} from '@vigil/contracts';
+import {
   TASK_SCHEDULE_MAX_LEVELS,
-  taskScheduleInputSchema,
   type TaskSchedule,
   type TaskScheduleCopyResult,
   type TaskScheduleInterval,

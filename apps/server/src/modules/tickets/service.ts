@@ -674,7 +674,12 @@ export async function openScheduledTask(
     createdBy: null,
   });
   await replaceWatchers(tx, row.id, watcherIds);
-  await insertHistory(tx, { ticketId: row.id, actorId: null, action: 'created', details: { state, scheduleId } });
+  await insertHistory(tx, {
+    ticketId: row.id,
+    actorId: null,
+    action: 'created',
+    details: { state, scheduleId },
+  });
   await recordActivity(tx, {
     orgId,
     actorUserId: null,
