@@ -2,11 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type Db } from '../../db/client';
 import { createTestDatabase } from '../../../test/database';
 import { seedOrg, seedUser } from '../../../test/fixtures';
-import { JobRunner } from '../../platform/jobs';
+import type { JobRunner } from '../../platform/jobs';
+import { runJobOnce, startJobServer } from '../../../test/jobs';
 import { tickets, ticketWatchers } from '../tickets/tables';
 import { defineScheduleJobs, runDueSchedules, TASK_SCHEDULE_TICK_JOB } from './engine';
 import { taskScheduleRuns, taskSchedules } from './tables';
@@ -198,19 +199,9 @@ describe('the schedules.tick job', () => {
   it('creates due tasks, and a restarted server neither repeats nor skips a run', async () => {
     const dataDir = database.connectionString ? null : await mkdtemp(path.join(tmpdir(), 'vigil-schedules-'));
     const open = () => openDatabase(dataDir ? { dataDir } : { databaseUrl: database.connectionString! });
-    const startServer = async (handle: Database) => {
-      const jobs = new JobRunner(handle, { pollingIntervalSeconds: 0.5 });
-      defineScheduleJobs(jobs, handle.db);
-      await jobs.start();
-      return jobs;
-    };
-    const tick = async (jobs: JobRunner) => {
-      const id = (await jobs.send(TASK_SCHEDULE_TICK_JOB, {}))!;
-      await vi.waitFor(
-        async () => expect((await jobs.boss.getJobById(TASK_SCHEDULE_TICK_JOB, id))?.state).toBe('completed'),
-        { timeout: 20_000, interval: 200 },
-      );
-    };
+    const startServer = (handle: Database) =>
+      startJobServer(handle, (jobs) => defineScheduleJobs(jobs, handle.db));
+    const tick = (jobs: JobRunner) => runJobOnce(jobs, TASK_SCHEDULE_TICK_JOB);
     try {
       const first = await open();
       const org = await seedOrg(first.db);
