@@ -1,6 +1,4 @@
-import type {
-  libraryTaskScheduleInputSchema,
-  taskScheduleInputSchema} from '@vigil/contracts';
+import type { libraryTaskScheduleInputSchema, taskScheduleInputSchema } from '@vigil/contracts';
 import {
   TASK_SCHEDULE_MAX_LEVELS,
   type TaskSchedule,
