@@ -42,6 +42,8 @@ import { watchlistRoutes } from './modules/watchlists/routes';
 import { triggerRoutes } from './modules/triggers/routes';
 import { triggerScheduleRoutes } from './modules/triggers/schedules';
 import { triggerLibraryRoutes } from './modules/triggers/library-routes';
+import { defineScheduleJobs } from './modules/schedules/engine';
+import { taskScheduleRoutes } from './modules/schedules/routes';
 import { threatRoutes } from './modules/threat/routes';
 import { ticketRoutes } from './modules/tickets/routes';
 import { tokenRoutes } from './modules/tokens/routes';
@@ -156,6 +158,7 @@ export async function buildApp(deps: AppDeps) {
   defineEventJobs(deps.jobs, database.db);
   defineDemoJobs(deps.jobs, database.db);
   defineTriggerJobs(deps.jobs, database.db, sendMail);
+  defineScheduleJobs(deps.jobs, database.db);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));
@@ -194,6 +197,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(threatRoutes(database.db));
   await app.register(alertRoutes(database.db, sendMail));
   await app.register(ticketRoutes({ db: database.db, sendMail, log: app.log }));
+  await app.register(taskScheduleRoutes(database.db));
   await app.register(dashboardRoutes(database.db));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));

@@ -377,13 +377,13 @@ const governanceRoute = orgRoute('/governance/$').lazy(() =>
   import('./areas/governance/unavailable.lazy').then((m) => m.governanceRoute),
 );
 const taskSchedulesRoute = orgRoute('/task-schedules/$').lazy(() =>
-  import('./areas/governance/unavailable.lazy').then((m) => m.taskSchedulesRoute),
+  import('./areas/schedules/schedules.lazy').then((m) => m.taskSchedulesRoute),
 );
 const taskScheduleRoute = orgRoute('/task-schedule/$').lazy(() =>
-  import('./areas/governance/unavailable.lazy').then((m) => m.taskScheduleRoute),
+  import('./areas/schedules/schedules.lazy').then((m) => m.taskScheduleRoute),
 );
 const libraryTaskSchedulesRoute = orgRoute('/library-task-schedules/$').lazy(() =>
-  import('./areas/governance/unavailable.lazy').then((m) => m.libraryTaskSchedulesRoute),
+  import('./areas/schedules/schedules.lazy').then((m) => m.libraryTaskSchedulesRoute),
 );
 const riskRoute = orgRoute('/risk/$').lazy(() =>
   import('./areas/risk/unavailable.lazy').then((m) => m.riskRoute),

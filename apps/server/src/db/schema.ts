@@ -22,3 +22,4 @@ export * from '../modules/triggers/tables';
 export * from '../modules/alerts/tables';
 export * from '../modules/tickets/tables';
 export * from '../modules/dashboards/tables';
+export * from '../modules/schedules/tables';

@@ -19,6 +19,7 @@ import { seedDashboardsDemo, seedLibraryDashboardDemo } from './dashboards';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
+import { seedTaskSchedulesDemo } from './schedules';
 import { seedTicketsDemo } from './tickets';
 import { seedTriggersDemo } from './triggers';
 import { seedWatchlistsDemo } from './watchlists';
@@ -192,6 +193,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
     adminId: userIds[`admin@${DEMO_ORGS[index]!.domain}`]!,
   });
   await seedTicketsDemo(db, peopleOf(0), peopleOf(1));
+  await seedTaskSchedulesDemo(db, peopleOf(0), context.adminUserId);
   for (const orgId of clientOrgIds) await seedDashboardsDemo(db, orgId, context.adminUserId);
   await seedLibraryDashboardDemo(db, context.adminUserId);
   return summary;

@@ -794,3 +794,55 @@ export async function ticketFileContent(
   if (!file) throw ticketFileNotFound();
   return file;
 }
+
+/**
+ * Opens a task for a task schedule in the caller's transaction (no acting user): people who are no
+ * longer active users of the organisation are left out.
+ */
+export async function openScheduledTask(
+  tx: Db,
+  orgId: string,
+  scheduleId: string,
+  values: {
+    title: string;
+    description: string;
+    ownerId: string | null;
+    watcherIds: string[];
+    dueDate: Date | null;
+    parentId: string | null;
+  },
+): Promise<{ id: string; slug: string }> {
+  const active = async (id: string) => isActiveOrgPerson(tx, orgId, id);
+  const ownerId = values.ownerId && (await active(values.ownerId)) ? values.ownerId : null;
+  const watcherIds: string[] = [];
+  for (const id of new Set(values.watcherIds)) if (await active(id)) watcherIds.push(id);
+  const state = TICKET_INITIAL_STATE.task;
+  const row = await insertTicket(tx, orgId, 'task', {
+    title: values.title,
+    description: values.description,
+    ownerId,
+    dueDate: values.dueDate,
+    parentId: values.parentId,
+    state,
+    createdBy: null,
+  });
+  await replaceWatchers(tx, row.id, watcherIds);
+  await insertHistory(tx, {
+    ticketId: row.id,
+    actorId: null,
+    action: 'created',
+    details: { state, scheduleId },
+  });
+  await recordActivity(tx, {
+    orgId,
+    actorUserId: null,
+    action: 'ticket.created',
+    targetType: 'task',
+    targetId: row.id,
+    details: { slug: row.slug, state, scheduleId },
+  });
+  return { id: row.id, slug: row.slug };
+}
+
+/** Whether a user may own or watch tickets of the organisation (for objects that create tickets). */
+export const mayHoldTickets = (db: Db, orgId: string, userId: string) => isActiveOrgPerson(db, orgId, userId);

@@ -2,13 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type Db } from '../../db/client';
 import { createTestDatabase } from '../../../test/database';
 import { seedEvents, seedManyEvents } from '../../../test/events';
 import { seedOrg } from '../../../test/fixtures';
 import { startSmtpServer, type TestSmtpServer } from '../../../test/smtp';
-import { JobRunner } from '../../platform/jobs';
+import type { JobRunner } from '../../platform/jobs';
+import { runJobOnce, startJobServer } from '../../../test/jobs';
 import { createMailTransport } from '../../platform/mail';
 import { alerts } from '../alerts/tables';
 import { savedQueries } from '../saved-queries/tables';
@@ -604,19 +605,9 @@ describe('the triggers.tick job', () => {
     // A database that outlives the server process: a directory for PGlite, a second handle on the server.
     const dataDir = database.connectionString ? null : await mkdtemp(path.join(tmpdir(), 'vigil-engine-'));
     const open = () => openDatabase(dataDir ? { dataDir } : { databaseUrl: database.connectionString! });
-    const startServer = async (handle: Database) => {
-      const jobs = new JobRunner(handle, { pollingIntervalSeconds: 0.5 });
-      defineTriggerJobs(jobs, handle.db, async () => {});
-      await jobs.start();
-      return jobs;
-    };
-    const tick = async (jobs: JobRunner) => {
-      const id = (await jobs.send(TRIGGER_TICK_JOB, {}))!;
-      await vi.waitFor(
-        async () => expect((await jobs.boss.getJobById(TRIGGER_TICK_JOB, id))?.state).toBe('completed'),
-        { timeout: 20_000, interval: 200 },
-      );
-    };
+    const startServer = (handle: Database) =>
+      startJobServer(handle, (jobs) => defineTriggerJobs(jobs, handle.db, async () => {}));
+    const tick = (jobs: JobRunner) => runJobOnce(jobs, TRIGGER_TICK_JOB);
     try {
       const first = await open();
       const minute = Math.floor(Date.now() / MINUTE) * MINUTE;

@@ -1,0 +1,483 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
+import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
+import { activityLog } from '../../platform/audit/tables';
+import { taskSchedules } from './tables';
+
+let ctx: TestContext;
+let orgId: string;
+let otherOrgId: string;
+let providerOrgId: string;
+let editor: SeededUser;
+let viewer: SeededUser;
+let stranger: SeededUser;
+let admin: SeededUser;
+let engineer: SeededUser;
+let queryId: string;
+
+const DAY = 86_400_000;
+/** The 1st and the 15th of next month at 09:00 UTC, and a day that is neither. */
+const now = new Date();
+const FIRST = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 9)).toISOString();
+const FIFTEENTH = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15, 9)).toISOString();
+const TENTH = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 10, 9)).toISOString();
+const SOON = new Date(Date.now() + DAY).toISOString();
+const PAST = new Date(Date.now() - 60_000).toISOString();
+
+const EDIT = ['TASK_SCHEDULE_VIEW', 'TASK_SCHEDULE_EDIT', 'SAVED_SEARCH_VIEW', 'SAVED_SEARCH_EDIT'] as const;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const db = ctx.database.db;
+  providerOrgId = (await seedOrg(db, { name: 'Provider', isProvider: true })).id;
+  orgId = (await seedOrg(db, { name: 'Harbor' })).id;
+  otherOrgId = (await seedOrg(db, { name: 'Prairie' })).id;
+  editor = await seedUser(db, { homeOrgId: orgId, permissions: [...EDIT] });
+  viewer = await seedUser(db, { homeOrgId: orgId, permissions: ['TASK_SCHEDULE_VIEW'] });
+  stranger = await seedUser(db, { homeOrgId: otherOrgId, permissions: [...EDIT] });
+  admin = await seedUser(db, {
+    homeOrgId: providerOrgId,
+    permissions: ['TRAC_ADMIN', 'TRAC_USER', ...EDIT],
+    authorisedOrgIds: [orgId, otherOrgId],
+  });
+  engineer = await seedUser(db, {
+    homeOrgId: providerOrgId,
+    permissions: ['TRAC_USER', ...EDIT],
+    authorisedOrgIds: [orgId],
+  });
+  const query = await call('POST', '/saved-query', editor, { name: 'Privileged sign-ins', query: 'admin' });
+  expect(query.statusCode, query.body).toBe(201);
+  queryId = (query.json() as { id: string }).id;
+});
+afterAll(() => ctx.close());
+
+const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
+  orgRequest(ctx, org, method, path, user, payload);
+
+const expectError = (response: Awaited<ReturnType<typeof call>>, status: number, key: string) => {
+  expect(response.statusCode, response.body).toBe(status);
+  expect((response.json() as { key: string }).key).toBe(key);
+};
+
+interface Schedule {
+  id: string;
+  name: string;
+  state: string;
+  nextRunAt: string;
+  runAt: string;
+  queries: { id: string; name: string }[];
+  parent: { id: string; name: string } | null;
+  children: { id: string; name: string }[];
+  copiedFromId: string | null;
+}
+
+const input = (overrides: object = {}) => ({
+  name: 'Weekly review of privileged accounts',
+  interval: { count: 1, unit: 'week' },
+  nextRunAt: SOON,
+  taskTitle: 'Review privileged accounts',
+  ...overrides,
+});
+
+async function create(overrides: object = {}, user = editor, org = orgId): Promise<Schedule> {
+  const response = await call('POST', '/task-schedule', user, input(overrides), org);
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as Schedule;
+}
+
+const rowCount = async () => (await ctx.database.db.select().from(taskSchedules)).length;
+
+const activity = (org: string, action: string) =>
+  ctx.database.db
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.orgId, org), eq(activityLog.action, action)));
+
+describe('task schedules', () => {
+  it('creates, reads, lists and changes a schedule, with activity rows', async () => {
+    const created = await create({ queryIds: [queryId], dueIn: { count: 2, unit: 'month' } });
+    expect(created).toMatchObject({
+      name: 'Weekly review of privileged accounts',
+      state: 'ACTIVE',
+      queries: [{ id: queryId, name: 'Privileged sign-ins' }],
+      dueIn: { count: 2, unit: 'month' },
+    });
+    const read = await call('GET', `/task-schedule/${created.id}`, viewer);
+    expect(read.json()).toMatchObject({ id: created.id });
+    const listed = await call('GET', '/task-schedules?search=PRIVILEGED', viewer);
+    expect((listed.json() as { items: Schedule[] }).items.map((item) => item.id)).toContain(created.id);
+
+    const changed = await call('PUT', `/task-schedule/${created.id}`, editor, input({ name: 'Renamed' }));
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((changed.json() as Schedule).name).toBe('Renamed');
+    expect(await activity(orgId, 'task-schedule.created')).not.toHaveLength(0);
+    expect(await activity(orgId, 'task-schedule.updated')).toHaveLength(1);
+  });
+
+  it('sorts and pages the list', async () => {
+    await create({ name: 'Zulu schedule' });
+    await create({ name: 'Alpha schedule' });
+    const page = await call('GET', '/task-schedules?sortBy=name&desc=true&pageSize=1&pageNumber=1', viewer);
+    const body = page.json() as { items: Schedule[]; total: number };
+    expect(body.items.map((item) => item.name)).toEqual(['Zulu schedule']);
+    expect(body.total).toBeGreaterThan(1);
+  });
+
+  it('moves a run falling on a weekend to Monday when weekends are skipped', async () => {
+    const saturday = new Date(Date.now() + 7 * DAY);
+    saturday.setUTCDate(saturday.getUTCDate() + ((6 - saturday.getUTCDay() + 7) % 7));
+    const schedule = await create({ nextRunAt: saturday.toISOString(), skipWeekends: true });
+    expect(new Date(schedule.runAt).getUTCDay()).toBe(1);
+    expect(new Date(schedule.runAt).getTime() - saturday.getTime()).toBe(2 * DAY);
+  });
+
+  it('refuses a next run in the past, or a monthly one off its day, writing nothing', async () => {
+    const before = await rowCount();
+    expectError(
+      await call('POST', '/task-schedule', editor, input({ nextRunAt: PAST })),
+      400,
+      'TASK_SCHEDULE_NEXT_RUN_IN_PAST',
+    );
+    expectError(
+      await call(
+        'POST',
+        '/task-schedule',
+        editor,
+        input({ interval: { count: 1, unit: 'month_begin' }, nextRunAt: TENTH }),
+      ),
+      400,
+      'TASK_SCHEDULE_NEXT_RUN_NOT_MONTH_DAY',
+    );
+    expectError(
+      await call(
+        'POST',
+        '/task-schedule',
+        editor,
+        input({ interval: { count: 1, unit: 'month_15' }, nextRunAt: FIRST }),
+      ),
+      400,
+      'TASK_SCHEDULE_NEXT_RUN_NOT_MONTH_DAY',
+    );
+    expectError(
+      await call('POST', '/task-schedule', editor, input({ interval: { count: 1, unit: 'fortnight' } })),
+      400,
+      'GENERIC_INVALID_FIELD_VALUE',
+    );
+    expect(await rowCount()).toBe(before);
+    await create({ interval: { count: 1, unit: 'month_begin' }, nextRunAt: FIRST });
+    await create({ interval: { count: 1, unit: 'month_15' }, nextRunAt: FIFTEENTH });
+  });
+
+  it('refuses queries, owners and watchers from elsewhere', async () => {
+    const foreign = await call('POST', '/saved-query', stranger, { name: 'Theirs', query: 'x' }, otherOrgId);
+    const foreignId = (foreign.json() as { id: string }).id;
+    const before = await rowCount();
+    expectError(
+      await call('POST', '/task-schedule', editor, input({ queryIds: [foreignId] })),
+      400,
+      'TASK_SCHEDULE_INVALID_QUERY',
+    );
+    expectError(
+      await call('POST', '/task-schedule', editor, input({ ownerId: stranger.id })),
+      400,
+      'TASK_SCHEDULE_INVALID_OWNER',
+    );
+    expectError(
+      await call('POST', '/task-schedule', editor, input({ watcherIds: [viewer.id, stranger.id] })),
+      400,
+      'TASK_SCHEDULE_INVALID_WATCHER',
+    );
+    expect(await rowCount()).toBe(before);
+    await create({ ownerId: viewer.id, watcherIds: [editor.id] });
+  });
+
+  it('keeps the parent and child rules', async () => {
+    const monthly = await create({
+      name: 'Monthly',
+      interval: { count: 1, unit: 'month_begin' },
+      nextRunAt: FIRST,
+    });
+    const daily = await create({ name: 'Daily', interval: { count: 1, unit: 'day' }, parentId: monthly.id });
+    expect((await call('GET', `/task-schedule/${monthly.id}`, viewer)).json()).toMatchObject({
+      children: [{ id: daily.id, name: 'Daily' }],
+    });
+    expect(daily.parent).toEqual({ id: monthly.id, name: 'Monthly' });
+
+    const withQueries = await create({ name: 'With queries', queryIds: [queryId] });
+    const foreign = await create({}, stranger, otherOrgId);
+    const before = await rowCount();
+    const refuse = async (payload: object, key: string, id?: string) =>
+      expectError(
+        await call(id ? 'PUT' : 'POST', `/task-schedule${id ? `/${id}` : ''}`, editor, input(payload)),
+        400,
+        key,
+      );
+    await refuse({ parentId: foreign.id }, 'TASK_SCHEDULE_INVALID_PARENT');
+    await refuse({ parentId: withQueries.id }, 'TASK_SCHEDULE_PARENT_HAS_QUERIES');
+    // A parent's interval is at least the child's: a weekly child under a daily parent is refused.
+    await refuse(
+      { parentId: daily.id, interval: { count: 1, unit: 'week' } },
+      'TASK_SCHEDULE_PARENT_INTERVAL',
+    );
+    // The monthly parent cannot shrink below its daily child, nor take queries.
+    await refuse(
+      { name: 'Monthly', interval: { count: 1, unit: 'hour' } },
+      'TASK_SCHEDULE_CHILDREN_INTERVAL',
+      monthly.id,
+    );
+    await refuse(
+      { name: 'Monthly', interval: { count: 1, unit: 'month_begin' }, nextRunAt: FIRST, queryIds: [queryId] },
+      'TASK_SCHEDULE_PARENT_HAS_QUERIES',
+      monthly.id,
+    );
+    // Cycles: itself, or below its own child.
+    await refuse(
+      {
+        name: 'Monthly',
+        interval: { count: 1, unit: 'month_begin' },
+        nextRunAt: FIRST,
+        parentId: monthly.id,
+      },
+      'TASK_SCHEDULE_PARENT_CYCLE',
+      monthly.id,
+    );
+    await refuse(
+      { name: 'Monthly', interval: { count: 1, unit: 'day' }, parentId: daily.id },
+      'TASK_SCHEDULE_PARENT_CYCLE',
+      monthly.id,
+    );
+    const hourly = await create({ name: 'Hourly', interval: { count: 1, unit: 'hour' }, parentId: daily.id });
+    await refuse(
+      { name: 'Monthly', interval: { count: 1, unit: 'month_begin' }, nextRunAt: FIRST, parentId: hourly.id },
+      'TASK_SCHEDULE_PARENT_INTERVAL',
+      monthly.id,
+    );
+    const root = await create({
+      name: 'Yearly root',
+      interval: { count: 12, unit: 'month_begin' },
+      nextRunAt: FIRST,
+    });
+    // A cycle with intervals that would allow it: root under a child of itself.
+    const rootChild = await create({
+      name: 'Root child',
+      interval: { count: 12, unit: 'month_begin' },
+      nextRunAt: FIRST,
+      parentId: root.id,
+    });
+    await refuse(
+      {
+        name: 'Yearly root',
+        interval: { count: 12, unit: 'month_begin' },
+        nextRunAt: FIRST,
+        parentId: rootChild.id,
+      },
+      'TASK_SCHEDULE_PARENT_CYCLE',
+      root.id,
+    );
+    expect(await rowCount()).toBe(before + 3);
+  });
+
+  it('refuses a sixth level', async () => {
+    let parent = await create({ name: 'Level 1', interval: { count: 5, unit: 'day' } });
+    for (let level = 2; level <= 5; level++) {
+      parent = await create({
+        name: `Level ${level}`,
+        interval: { count: 6 - level, unit: 'day' },
+        parentId: parent.id,
+      });
+    }
+    const before = await rowCount();
+    const sixth = await call(
+      'POST',
+      '/task-schedule',
+      editor,
+      input({ name: 'Level 6', interval: { count: 1, unit: 'hour' }, parentId: parent.id }),
+    );
+    expectError(sixth, 400, 'TASK_SCHEDULE_TOO_MANY_LEVELS');
+    expect((sixth.json() as { params: { max: number } }).params.max).toBe(5);
+    expect(await rowCount()).toBe(before);
+  });
+
+  it('pauses, resumes, deletes and restores', async () => {
+    const schedule = await create({ name: 'Lifecycle' });
+    const paused = await call('PUT', `/task-schedule/${schedule.id}/state`, editor, { state: 'PAUSED' });
+    expect((paused.json() as Schedule).state).toBe('PAUSED');
+    const resumed = await call('PUT', `/task-schedule/${schedule.id}/state`, editor, { state: 'ACTIVE' });
+    expect((resumed.json() as Schedule).state).toBe('ACTIVE');
+    expect((await call('DELETE', `/task-schedule/${schedule.id}`, editor)).statusCode).toBe(200);
+    const listed = (await call('GET', '/task-schedules?search=Lifecycle', viewer)).json() as {
+      total: number;
+    };
+    expect(listed.total).toBe(0);
+    const deleted = (await call('GET', '/task-schedules?state=DELETED&search=Lifecycle', viewer)).json() as {
+      total: number;
+    };
+    expect(deleted.total).toBe(1);
+    expectError(await call('DELETE', `/task-schedule/${schedule.id}`, editor), 409, 'ALREADY_DELETED');
+    const restored = await call('POST', `/task-schedule/${schedule.id}/restore`, editor);
+    expect((restored.json() as Schedule).state).toBe('PAUSED');
+    expectError(await call('POST', `/task-schedule/${schedule.id}/restore`, editor), 409, 'NOT_DELETED');
+    expect(await activity(orgId, 'task-schedule.deleted')).toHaveLength(1);
+    expect(await activity(orgId, 'task-schedule.restored')).toHaveLength(1);
+  });
+
+  it('hides schedules of other organisations and refuses changes without TASK_SCHEDULE_EDIT', async () => {
+    const schedule = await create({ name: 'Private' });
+    expectError(
+      await call('GET', `/task-schedule/${schedule.id}`, stranger, undefined, otherOrgId),
+      404,
+      'TASK_SCHEDULE_NOT_FOUND',
+    );
+    expectError(
+      await call('PUT', `/task-schedule/${schedule.id}`, stranger, input(), otherOrgId),
+      404,
+      'TASK_SCHEDULE_NOT_FOUND',
+    );
+    expectError(
+      await call('DELETE', `/task-schedule/${schedule.id}`, stranger, undefined, otherOrgId),
+      404,
+      'TASK_SCHEDULE_NOT_FOUND',
+    );
+    expectError(await call('GET', '/task-schedules', stranger), 403, 'ORG_NOT_AUTHORISED');
+    expectError(await call('POST', '/task-schedule', viewer, input()), 403, 'PERMISSION_DENIED');
+  });
+});
+
+describe('library task schedules', () => {
+  const libraryInput = (overrides: object = {}) => ({
+    name: 'Quarterly access recertification',
+    interval: { count: 3, unit: 'month_begin' },
+    nextRunAt: FIRST,
+    taskTitle: 'Recertify access',
+    ...overrides,
+  });
+
+  it('is kept by provider administrators in the provider organisation only', async () => {
+    const before = await rowCount();
+    expectError(
+      await call('POST', '/library-task-schedule', engineer, libraryInput(), providerOrgId),
+      403,
+      'TASK_SCHEDULE_LIBRARY_ADMIN_ONLY',
+    );
+    expectError(
+      await call('POST', '/library-task-schedule', admin, libraryInput(), orgId),
+      403,
+      'TASK_SCHEDULE_LIBRARY_ADMIN_ONLY',
+    );
+    expectError(
+      await call('POST', '/library-task-schedule', editor, libraryInput()),
+      403,
+      'TASK_SCHEDULE_LIBRARY_ADMIN_ONLY',
+    );
+    expectError(
+      await call('POST', '/library-task-schedule', admin, libraryInput({ nextRunAt: PAST }), providerOrgId),
+      400,
+      'TASK_SCHEDULE_NEXT_RUN_IN_PAST',
+    );
+    expect(await rowCount()).toBe(before);
+  });
+
+  it('copies to customer organisations, skipping and reporting those that hold a copy', async () => {
+    const created = await call('POST', '/library-task-schedule', admin, libraryInput(), providerOrgId);
+    expect(created.statusCode, created.body).toBe(201);
+    const library = created.json() as Schedule;
+    // Readable from any organisation, but not one of the organisation's own schedules.
+    const seen = (await call('GET', '/library-task-schedules', viewer)).json() as { items: Schedule[] };
+    expect(seen.items.map((item) => item.id)).toContain(library.id);
+    expectError(
+      await call('GET', `/task-schedule/${library.id}`, admin, undefined, providerOrgId),
+      404,
+      'TASK_SCHEDULE_NOT_FOUND',
+    );
+
+    const first = await call(
+      'POST',
+      `/library-task-schedule/${library.id}/copy`,
+      admin,
+      { orgIds: [orgId] },
+      providerOrgId,
+    );
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ copied: [{ orgId, orgName: 'Harbor' }], skipped: [] });
+    const second = await call(
+      'POST',
+      `/library-task-schedule/${library.id}/copy`,
+      admin,
+      { orgIds: [orgId, otherOrgId] },
+      providerOrgId,
+    );
+    expect(second.json()).toMatchObject({
+      copied: [{ orgId: otherOrgId, orgName: 'Prairie' }],
+      skipped: [{ orgId, orgName: 'Harbor' }],
+    });
+    const copies = (await call('GET', '/task-schedules?search=Quarterly', viewer)).json() as {
+      items: Schedule[];
+    };
+    expect(copies.items).toMatchObject([{ copiedFromId: library.id, state: 'ACTIVE' }]);
+    expect(await activity(orgId, 'task-schedule.copied-from-library')).toHaveLength(1);
+    expect(await activity(providerOrgId, 'library-task-schedule.copied')).toHaveLength(2);
+
+    // Only organisations the administrator may act in, never the provider's own.
+    const stray = await seedOrg(ctx.database.db, { name: 'Elsewhere' });
+    expectError(
+      await call(
+        'POST',
+        `/library-task-schedule/${library.id}/copy`,
+        admin,
+        { orgIds: [stray.id] },
+        providerOrgId,
+      ),
+      403,
+      'ORG_NOT_AUTHORISED',
+    );
+    expectError(
+      await call(
+        'POST',
+        `/library-task-schedule/${library.id}/copy`,
+        engineer,
+        { orgIds: [orgId] },
+        providerOrgId,
+      ),
+      403,
+      'TASK_SCHEDULE_LIBRARY_ADMIN_ONLY',
+    );
+  });
+
+  it('changes, deletes and restores library schedules', async () => {
+    const library = (
+      await call('POST', '/library-task-schedule', admin, libraryInput({ name: 'Old' }), providerOrgId)
+    ).json() as Schedule;
+    const changed = await call(
+      'PUT',
+      `/library-task-schedule/${library.id}`,
+      admin,
+      libraryInput({ name: 'New' }),
+      providerOrgId,
+    );
+    expect((changed.json() as Schedule).name).toBe('New');
+    expect(
+      (await call('DELETE', `/library-task-schedule/${library.id}`, admin, undefined, providerOrgId))
+        .statusCode,
+    ).toBe(200);
+    expectError(
+      await call(
+        'POST',
+        `/library-task-schedule/${library.id}/copy`,
+        admin,
+        { orgIds: [orgId] },
+        providerOrgId,
+      ),
+      404,
+      'TASK_SCHEDULE_NOT_FOUND',
+    );
+    const restored = await call(
+      'POST',
+      `/library-task-schedule/${library.id}/restore`,
+      admin,
+      undefined,
+      providerOrgId,
+    );
+    expect(restored.statusCode, restored.body).toBe(200);
+  });
+});
