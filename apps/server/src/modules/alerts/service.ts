@@ -30,6 +30,7 @@ import { selectEvents } from '../events/repo';
 import { restrictionCondition, resolveSort, toEvent } from '../events/service';
 import { restrictionsForUser } from '../restrictions/repo';
 import type { SendMail } from '../../platform/mail';
+import { startEscalation } from '../metadata/escalation-engine';
 import { incidentBySlug, notifyEscalation, openTicket, recordEscalation } from '../tickets/service';
 import {
   escalatedAlertTraits,
@@ -388,6 +389,7 @@ async function applyChange(
   if (state === 'ESCALATED') {
     Object.assign(values, { escalatedAt: now, ticketId });
     await recordEscalation(tx, actor, ticketId!, [row.id]);
+    await startEscalation(tx, access.org.id, ticketId!, now);
   }
   if (state === 'DISMISSED') {
     Object.assign(values, {
