@@ -130,7 +130,10 @@ describe('escalation notices', () => {
     const start = (await noticesOf(incident.id))[0]!.dueAt.getTime();
     await tick(start);
     const detail = (await call('GET', `/incident/${incident.slug}`)).json();
-    const owned = await call('PATCH', `/incident/${incident.slug}`, { ownerId: analyst.id, version: detail.version });
+    const owned = await call('PATCH', `/incident/${incident.slug}`, {
+      ownerId: analyst.id,
+      version: detail.version,
+    });
     expect(owned.json().state).toBe('ANALYSIS');
     expect(await tick(start + 30 * MINUTE)).toBe(1);
     const after = await noticesOf(incident.id);
@@ -141,7 +144,11 @@ describe('escalation notices', () => {
     // Another alert escalated to the taken incident starts no new steps.
     const alert = await insertTestAlert(ctx.database.db, orgId, { severity: 'LOW' });
     await call('PUT', `/alert/${alert.id}/state`, { state: 'ESCALATED', ticketSlug: incident.slug });
-    expect((await noticesOf(incident.id)).map((notice) => notice.status)).toEqual(['SENT', 'CANCELLED', 'CANCELLED']);
+    expect((await noticesOf(incident.id)).map((notice) => notice.status)).toEqual([
+      'SENT',
+      'CANCELLED',
+      'CANCELLED',
+    ]);
   });
 
   it('passes over business-hours steps during out of office and keeps the rest 10 minutes apart', async () => {
@@ -192,7 +199,9 @@ describe('escalation notices', () => {
     const rows = await ctx.database.db
       .select()
       .from(escalationNotifications)
-      .where(and(eq(escalationNotifications.ticketId, incident.id), eq(escalationNotifications.status, 'SENT')));
+      .where(
+        and(eq(escalationNotifications.ticketId, incident.id), eq(escalationNotifications.status, 'SENT')),
+      );
     expect(rows).toHaveLength(2);
   });
 });

@@ -39,7 +39,9 @@ const addStep = (payload: object, user = editor, org = orgId) =>
   call('POST', '/escalation/step', user, payload, org);
 
 const stepNames = async () =>
-  ((await call('GET', '/escalation/steps', viewer)).json().items as { name: string }[]).map((step) => step.name);
+  ((await call('GET', '/escalation/steps', viewer)).json().items as { name: string }[]).map(
+    (step) => step.name,
+  );
 
 const stepCount = async () =>
   (await ctx.database.db.select().from(escalationSteps).where(eq(escalationSteps.orgId, orgId))).length;
@@ -82,7 +84,11 @@ describe('contact steps', () => {
     ];
     for (const [payload, status, key] of cases) {
       const response = await addStep(payload);
-      expect({ payload, status: response.statusCode, key: response.json().key }).toEqual({ payload, status, key });
+      expect({ payload, status: response.statusCode, key: response.json().key }).toEqual({
+        payload,
+        status,
+        key,
+      });
     }
     expect(await stepCount()).toBe(1);
   });
@@ -96,7 +102,9 @@ describe('contact steps', () => {
 
   it(`stops at ${ESCALATION_MAX_CONTACT_STEPS} steps`, async () => {
     for (let index = 1; index <= ESCALATION_MAX_CONTACT_STEPS; index++) {
-      expect((await addStep({ name: `Step ${index}`, email: `step${index}@bank.example` })).statusCode).toBe(201);
+      expect((await addStep({ name: `Step ${index}`, email: `step${index}@bank.example` })).statusCode).toBe(
+        201,
+      );
     }
     const refused = await addStep({ name: 'One too many', email: 'extra@bank.example' });
     expect(refused.statusCode).toBe(409);
@@ -113,8 +121,16 @@ describe('contact steps', () => {
       hours: 'BUSINESS_HOURS',
     });
     expect(changed.statusCode).toBe(200);
-    expect(changed.json()).toMatchObject({ position: 1, name: 'A2', userId: colleague.id, hours: 'BUSINESS_HOURS' });
-    const clash = await call('PUT', `/escalation/step/${a.id}`, editor, { name: 'A3', email: 'b@bank.example' });
+    expect(changed.json()).toMatchObject({
+      position: 1,
+      name: 'A2',
+      userId: colleague.id,
+      hours: 'BUSINESS_HOURS',
+    });
+    const clash = await call('PUT', `/escalation/step/${a.id}`, editor, {
+      name: 'A3',
+      email: 'b@bank.example',
+    });
     expect(clash.json().key).toBe('ESCALATION_STEP_DUPLICATE_CONTACT');
     expect(await stepNames()).toEqual(['A2', 'B']);
   });
@@ -127,12 +143,18 @@ describe('contact steps', () => {
     const [a, b, c] = ids as [string, string, string];
     const moved = await call('PUT', '/escalation/steps/order', editor, { ids: [c, a, b] });
     expect(moved.statusCode).toBe(200);
-    expect(moved.json().items.map((step: { name: string; position: number }) => [step.position, step.name])).toEqual([
+    expect(
+      moved.json().items.map((step: { name: string; position: number }) => [step.position, step.name]),
+    ).toEqual([
       [1, 'C'],
       [2, 'A'],
       [3, 'B'],
     ]);
-    for (const order of [[a, b], [a, b, c, c], [a, b, '00000000-0000-4000-8000-000000000001']]) {
+    for (const order of [
+      [a, b],
+      [a, b, c, c],
+      [a, b, '00000000-0000-4000-8000-000000000001'],
+    ]) {
       const refused = await call('PUT', '/escalation/steps/order', editor, { ids: order });
       expect(refused.statusCode).toBe(409);
       expect(refused.json()).toMatchObject({ key: 'ESCALATION_STEP_ORDER_MISMATCH', field: 'ids' });
@@ -166,7 +188,10 @@ describe('contact steps', () => {
 
   it('is closed when the escalation page is switched off for the organisation', async () => {
     const closedOrg = await seedOrg(ctx.database.db, { featureFlags: { escalationPage: false } });
-    const user = await seedUser(ctx.database.db, { homeOrgId: closedOrg.id, permissions: ['ESCALATION_EDIT'] });
+    const user = await seedUser(ctx.database.db, {
+      homeOrgId: closedOrg.id,
+      permissions: ['ESCALATION_EDIT'],
+    });
     const response = await call('GET', '/escalation/steps', user, undefined, closedOrg.id);
     expect(response.statusCode).toBe(403);
     expect(response.json().key).toBe('FEATURE_NOT_ENABLED');
@@ -235,11 +260,13 @@ describe('business hours', () => {
     ];
     for (const [payload, key, field] of cases) {
       const response = await call('PUT', '/escalation/schedule', editor, payload);
-      expect({ status: response.statusCode, key: response.json().key, field: response.json().field }).toEqual({
-        status: 400,
-        key,
-        field,
-      });
+      expect({ status: response.statusCode, key: response.json().key, field: response.json().field }).toEqual(
+        {
+          status: 400,
+          key,
+          field,
+        },
+      );
     }
     expect((await call('GET', '/escalation/schedule', viewer)).json().updatedAt).toBeNull();
   });
@@ -276,8 +303,14 @@ describe('out of office', () => {
       startsAt: future(5),
       endsAt: future(4),
     });
-    expect(backwards.json()).toMatchObject({ key: 'ESCALATION_OUT_OF_OFFICE_INVALID_RANGE', field: 'endsAt' });
-    const over = await call('POST', '/escalation/out-of-office', editor, { startsAt: future(-5), endsAt: future(-4) });
+    expect(backwards.json()).toMatchObject({
+      key: 'ESCALATION_OUT_OF_OFFICE_INVALID_RANGE',
+      field: 'endsAt',
+    });
+    const over = await call('POST', '/escalation/out-of-office', editor, {
+      startsAt: future(-5),
+      endsAt: future(-4),
+    });
     expect(over.json()).toMatchObject({ key: 'ESCALATION_OUT_OF_OFFICE_IN_PAST', field: 'endsAt' });
     const long = await call('POST', '/escalation/out-of-office', editor, {
       startsAt: future(1),

@@ -1,8 +1,7 @@
+import type { escalationScheduleInputSchema, escalationStepInputSchema } from '@vigil/contracts';
 import {
   ESCALATION_MAX_CONTACT_STEPS,
   ESCALATION_MAX_OUT_OF_OFFICE,
-  escalationScheduleInputSchema,
-  escalationStepInputSchema,
   type EscalationOutOfOffice,
   type EscalationOutOfOfficeInput,
   type EscalationSchedule,

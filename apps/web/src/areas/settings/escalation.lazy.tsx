@@ -56,9 +56,10 @@ export const Route = createLazyRoute('/settings/escalation')({ component: Escala
 /** Contact steps, business hours and out of office: ESCALATION_VIEW to see, ESCALATION_EDIT to change. */
 function EscalationPage() {
   const { t } = useTranslation();
-  const allowed = useHasPermission('ESCALATION_VIEW') && useFeature('escalationPage');
+  const permitted = useHasPermission('ESCALATION_VIEW');
+  const enabled = useFeature('escalationPage');
   return (
-    <GatedPage title={t('nav.tabs.escalation')} allowed={allowed} maw={1000}>
+    <GatedPage title={t('nav.tabs.escalation')} allowed={permitted && enabled} maw={1000}>
       <Text size="sm">{t('settings.escalation.intro')}</Text>
       <StepsCard />
       <ScheduleCard />
