@@ -31,7 +31,7 @@ import {
   type EscalationStep,
   type EscalationStepHours,
 } from '@vigil/contracts';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
 import { isoOf } from '../../lib/local-time';
@@ -353,6 +353,34 @@ function StepForm({
   );
 }
 
+/** A card with a heading, a line of help and its content. */
+function Section({
+  title,
+  help,
+  after,
+  children,
+}: {
+  title: string;
+  help: string;
+  after?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Card withBorder>
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {help}
+        </Text>
+        {children}
+      </Stack>
+      {after}
+    </Card>
+  );
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Business hours
 
@@ -363,23 +391,15 @@ function ScheduleCard() {
   const orgId = useCurrentOrgId() ?? '';
   const schedule = useQuery(escalationScheduleQuery(orgId));
   return (
-    <Card withBorder>
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {t('settings.escalation.hoursTitle')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {t('settings.escalation.hoursHelp')}
-        </Text>
-        <QueryStates
-          query={schedule}
-          loadingLabel={t('settings.escalation.loadingHours')}
-          failedTitle={t('settings.escalation.hoursFailed')}
-        >
-          {(data) => <ScheduleForm key={data.updatedAt ?? 'default'} orgId={orgId} schedule={data} />}
-        </QueryStates>
-      </Stack>
-    </Card>
+    <Section title={t('settings.escalation.hoursTitle')} help={t('settings.escalation.hoursHelp')}>
+      <QueryStates
+        query={schedule}
+        loadingLabel={t('settings.escalation.loadingHours')}
+        failedTitle={t('settings.escalation.hoursFailed')}
+      >
+        {(data) => <ScheduleForm key={data.updatedAt ?? 'default'} orgId={orgId} schedule={data} />}
+      </QueryStates>
+    </Section>
   );
 }
 
@@ -531,123 +551,120 @@ function OutOfOfficeCard() {
     new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
-    <Card withBorder>
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {t('settings.escalation.outOfOfficeTitle')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {t('settings.escalation.outOfOfficeHelp')}
-        </Text>
-        <ListStates
-          query={periods}
-          loadingLabel={t('settings.escalation.loadingPeriods')}
-          failedTitle={t('settings.escalation.periodsFailed')}
-          empty={
-            <EmptyState
-              icon={<IconCalendarOff size={32} stroke={1.5} />}
-              title={t('settings.escalation.noPeriodsTitle')}
-              description={t('settings.escalation.noPeriodsMessage')}
-            />
-          }
-        >
-          {(data) => (
-            <Table aria-label={t('settings.escalation.outOfOfficeTitle')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('settings.escalation.from')}</Table.Th>
-                  <Table.Th>{t('settings.escalation.to')}</Table.Th>
-                  <Table.Th>{t('settings.escalation.note')}</Table.Th>
+    <Section
+      title={t('settings.escalation.outOfOfficeTitle')}
+      help={t('settings.escalation.outOfOfficeHelp')}
+      after={
+        <ConfirmDialog
+          opened={removing !== null}
+          title={t('settings.escalation.removePeriodTitle')}
+          message={t('settings.escalation.removePeriodMessage', {
+            from: removing ? format(removing.startsAt) : '',
+            to: removing ? format(removing.endsAt) : '',
+          })}
+          confirmLabel={t('settings.escalation.remove')}
+          loading={remove.isPending}
+          onConfirm={() => {
+            if (removing) remove.mutate(removing.id);
+          }}
+          onCancel={() => setRemoving(null)}
+        />
+      }
+    >
+      <ListStates
+        query={periods}
+        loadingLabel={t('settings.escalation.loadingPeriods')}
+        failedTitle={t('settings.escalation.periodsFailed')}
+        empty={
+          <EmptyState
+            icon={<IconCalendarOff size={32} stroke={1.5} />}
+            title={t('settings.escalation.noPeriodsTitle')}
+            description={t('settings.escalation.noPeriodsMessage')}
+          />
+        }
+      >
+        {(data) => (
+          <Table aria-label={t('settings.escalation.outOfOfficeTitle')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('settings.escalation.from')}</Table.Th>
+                <Table.Th>{t('settings.escalation.to')}</Table.Th>
+                <Table.Th>{t('settings.escalation.note')}</Table.Th>
+                {canEdit && (
+                  <Table.Th>
+                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                  </Table.Th>
+                )}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((period) => (
+                <Table.Tr key={period.id}>
+                  <Table.Td>{format(period.startsAt)}</Table.Td>
+                  <Table.Td>{format(period.endsAt)}</Table.Td>
+                  <Table.Td>{period.note || '—'}</Table.Td>
                   {canEdit && (
-                    <Table.Th>
-                      <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                    </Table.Th>
+                    <Table.Td>
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('settings.escalation.removePeriod', {
+                          from: format(period.startsAt),
+                        })}
+                        onClick={() => setRemoving(period)}
+                      >
+                        {t('settings.escalation.remove')}
+                      </Button>
+                    </Table.Td>
                   )}
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((period) => (
-                  <Table.Tr key={period.id}>
-                    <Table.Td>{format(period.startsAt)}</Table.Td>
-                    <Table.Td>{format(period.endsAt)}</Table.Td>
-                    <Table.Td>{period.note || '—'}</Table.Td>
-                    {canEdit && (
-                      <Table.Td>
-                        <Button
-                          size="compact-sm"
-                          variant="subtle"
-                          color="red"
-                          aria-label={t('settings.escalation.removePeriod', {
-                            from: format(period.startsAt),
-                          })}
-                          onClick={() => setRemoving(period)}
-                        >
-                          {t('settings.escalation.remove')}
-                        </Button>
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
-        </ListStates>
-        {canEdit && (
-          <form
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              setSubmitted(true);
-              if (from && to) add.mutate();
-            }}
-          >
-            <Group align="flex-end" gap="sm">
-              <TextInput
-                type="datetime-local"
-                label={t('settings.escalation.from')}
-                required
-                value={from}
-                onChange={(event) => setFrom(event.currentTarget.value)}
-                error={submitted && !from ? t('ERROR_REQUIRED') : undefined}
-              />
-              <TextInput
-                type="datetime-local"
-                label={t('settings.escalation.to')}
-                required
-                value={to}
-                onChange={(event) => setTo(event.currentTarget.value)}
-                error={submitted && !to ? t('ERROR_REQUIRED') : undefined}
-              />
-              <Textarea
-                label={t('settings.escalation.note')}
-                autosize
-                minRows={1}
-                maxLength={ESCALATION_NOTE_MAX_LENGTH}
-                value={note}
-                onChange={(event) => setNote(event.currentTarget.value)}
-                w={260}
-              />
-              <Button type="submit" loading={add.isPending}>
-                {t('settings.escalation.addPeriod')}
-              </Button>
-            </Group>
-          </form>
+              ))}
+            </Table.Tbody>
+          </Table>
         )}
-      </Stack>
-      <ConfirmDialog
-        opened={removing !== null}
-        title={t('settings.escalation.removePeriodTitle')}
-        message={t('settings.escalation.removePeriodMessage', {
-          from: removing ? format(removing.startsAt) : '',
-          to: removing ? format(removing.endsAt) : '',
-        })}
-        confirmLabel={t('settings.escalation.remove')}
-        loading={remove.isPending}
-        onConfirm={() => {
-          if (removing) remove.mutate(removing.id);
-        }}
-        onCancel={() => setRemoving(null)}
-      />
-    </Card>
+      </ListStates>
+      {canEdit && (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            setSubmitted(true);
+            if (from && to) add.mutate();
+          }}
+        >
+          <Group align="flex-end" gap="sm">
+            <TextInput
+              type="datetime-local"
+              label={t('settings.escalation.from')}
+              required
+              value={from}
+              onChange={(event) => setFrom(event.currentTarget.value)}
+              error={submitted && !from ? t('ERROR_REQUIRED') : undefined}
+            />
+            <TextInput
+              type="datetime-local"
+              label={t('settings.escalation.to')}
+              required
+              value={to}
+              onChange={(event) => setTo(event.currentTarget.value)}
+              error={submitted && !to ? t('ERROR_REQUIRED') : undefined}
+            />
+            <Textarea
+              label={t('settings.escalation.note')}
+              autosize
+              minRows={1}
+              maxLength={ESCALATION_NOTE_MAX_LENGTH}
+              value={note}
+              onChange={(event) => setNote(event.currentTarget.value)}
+              w={260}
+            />
+            <Button type="submit" loading={add.isPending}>
+              {t('settings.escalation.addPeriod')}
+            </Button>
+          </Group>
+        </form>
+      )}
+    </Section>
   );
 }
