@@ -145,19 +145,7 @@ function StepsCard() {
           {(data) => (
             <Table.ScrollContainer minWidth={640}>
               <Table striped aria-label={t('settings.escalation.stepsTitle')}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('settings.escalation.step')}</Table.Th>
-                    <Table.Th>{t('settings.escalation.name')}</Table.Th>
-                    <Table.Th>{t('settings.escalation.contact')}</Table.Th>
-                    <Table.Th>{t('settings.escalation.when')}</Table.Th>
-                    {canEdit && (
-                      <Table.Th>
-                        <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                      </Table.Th>
-                    )}
-                  </Table.Tr>
-                </Table.Thead>
+                <HeaderRow keys={['step', 'name', 'contact', 'when']} withActions={canEdit} />
                 <Table.Tbody>
                   {data.items.map((step, index) => (
                     <Table.Tr key={step.id}>
@@ -350,6 +338,25 @@ function StepForm({
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** A table's header: the named columns and, for editors, an unlabelled actions column. */
+function HeaderRow({ keys, withActions }: { keys: string[]; withActions: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        {keys.map((key) => (
+          <Table.Th key={key}>{t(`settings.escalation.${key}`)}</Table.Th>
+        ))}
+        {withActions && (
+          <Table.Th>
+            <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+          </Table.Th>
+        )}
+      </Table.Tr>
+    </Table.Thead>
   );
 }
 
@@ -585,18 +592,7 @@ function OutOfOfficeCard() {
       >
         {(data) => (
           <Table aria-label={t('settings.escalation.outOfOfficeTitle')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('settings.escalation.from')}</Table.Th>
-                <Table.Th>{t('settings.escalation.to')}</Table.Th>
-                <Table.Th>{t('settings.escalation.note')}</Table.Th>
-                {canEdit && (
-                  <Table.Th>
-                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                  </Table.Th>
-                )}
-              </Table.Tr>
-            </Table.Thead>
+            <HeaderRow keys={['from', 'to', 'note']} withActions={canEdit} />
             <Table.Tbody>
               {data.items.map((period) => (
                 <Table.Tr key={period.id}>
