@@ -1,5 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import type { EscalationSchedule, EscalationStep } from '@vigil/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { EscalationOutOfOffice, EscalationSchedule, EscalationStep } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
@@ -166,5 +166,51 @@ describe('escalation page', () => {
     renderApp(`/settings/escalation?orgId=${HOME_ORG_ID}`);
     expect(await screen.findByRole('heading', { name: 'Escalation', level: 1 })).toBeInTheDocument();
     expect(screen.queryByText('Contact steps')).not.toBeInTheDocument();
+  });
+
+  it('adds an out-of-office period with a note and removes it after confirming', async () => {
+    let periods: EscalationOutOfOffice[] = [];
+    const fetchMock = stubApi({
+      ...signedInRoutes,
+      ...withPermissions(['ESCALATION_VIEW', 'ESCALATION_EDIT']),
+      [`GET ${base}/escalation/steps`]: { body: { items: [], max: 10, intervalMinutes: 10 } },
+      [`GET ${base}/escalation/schedule`]: { body: weekdays },
+      [`GET ${base}/escalation/out-of-office`]: () => ({ body: { items: periods } }),
+      [`POST ${base}/escalation/out-of-office`]: ({ init }) => {
+        const input = body(init);
+        const created = {
+          ...input,
+          id: 'p1',
+          createdAt: '2026-03-01T09:00:00.000Z',
+        } as EscalationOutOfOffice;
+        periods = [created];
+        return { status: 201, body: created };
+      },
+      [`DELETE ${base}/escalation/out-of-office/p1`]: () => {
+        periods = [];
+        return { status: 204 };
+      },
+    });
+    const { user } = renderApp(`/settings/escalation?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('No out-of-office periods')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add period' }));
+    expect(screen.getAllByText('This field is required.')).toHaveLength(2);
+    fireEvent.change(screen.getByLabelText(/^From/), { target: { value: '2026-12-24T00:00' } });
+    fireEvent.change(screen.getByLabelText(/^To/), { target: { value: '2026-12-27T00:00' } });
+    await user.type(screen.getByRole('textbox', { name: 'Note' }), 'Christmas closure');
+    await user.click(screen.getByRole('button', { name: 'Add period' }));
+    expect(await screen.findByText('Christmas closure')).toBeInTheDocument();
+    const post = fetchMock.mock.calls.find(
+      ([url, init]) => url === `${base}/escalation/out-of-office` && init?.method === 'POST',
+    );
+    expect(body(post?.[1])).toEqual({
+      startsAt: new Date('2026-12-24T00:00').toISOString(),
+      endsAt: new Date('2026-12-27T00:00').toISOString(),
+      note: 'Christmas closure',
+    });
+    await user.click(screen.getByRole('button', { name: /^Remove period from/ }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove out-of-office period?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('No out-of-office periods')).toBeInTheDocument();
   });
 });
