@@ -27,6 +27,8 @@ import { defineDemoJobs } from './demo/events';
 import { defineTriggerJobs } from './modules/triggers/engine';
 import { defineEventJobs, eventRoutes } from './modules/events/routes';
 import { infoRoutes } from './modules/info/routes';
+import { defineEscalationJobs } from './modules/metadata/escalation-engine';
+import { escalationRoutes } from './modules/metadata/escalation-routes';
 import { metadataRoutes } from './modules/metadata/routes';
 import { orgRoutes } from './modules/orgs/routes';
 import { roleRoutes } from './modules/roles/routes';
@@ -159,6 +161,7 @@ export async function buildApp(deps: AppDeps) {
   defineDemoJobs(deps.jobs, database.db);
   defineTriggerJobs(deps.jobs, database.db, sendMail);
   defineScheduleJobs(deps.jobs, database.db);
+  defineEscalationJobs(deps.jobs, database.db, config.PUBLIC_URL);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));
@@ -180,6 +183,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(bannerRoutes(database.db));
   await app.register(infoRoutes(database.db));
   await app.register(metadataRoutes(database.db));
+  await app.register(escalationRoutes(database.db));
   await app.register(restrictionRoutes(database.db));
   await app.register(userRoutes(database.db));
   await app.register(userAdminRoutes({ db: database.db, secrets: deps.secrets, sendMail, publicUrl }));

@@ -406,6 +406,9 @@ const dataRestrictionsRoute = orgRoute('/settings/data-restrictions').lazy(() =>
 const tagsRoute = orgRoute('/settings/tags').lazy(() =>
   import('./areas/settings/tags.lazy').then((m) => m.Route),
 );
+const escalationRoute = orgRoute('/settings/escalation').lazy(() =>
+  import('./areas/settings/escalation.lazy').then((m) => m.Route),
+);
 const activityLogRoute = orgRoute('/settings/activity-log').lazy(() =>
   import('./areas/settings/activity-log.lazy').then((m) => m.Route),
 );
@@ -496,6 +499,7 @@ const routeTree = rootRoute.addChildren([
   bannersRoute,
   dataRestrictionsRoute,
   tagsRoute,
+  escalationRoute,
   activityLogRoute,
   usersRoute,
   rolesRoute,

@@ -8,6 +8,7 @@ export * from './sso';
 export * from './shell';
 export * from './navigation';
 export * from './metadata';
+export * from './escalation';
 export * from './restrictions';
 export * from './users';
 export * from './assets';

@@ -9,6 +9,7 @@ export * from '../modules/banners/tables';
 export * from '../modules/info/tables';
 export * from '../modules/system/tables';
 export * from '../modules/metadata/tables';
+export * from '../modules/metadata/escalation-tables';
 export * from '../modules/restrictions/tables';
 export * from '../modules/assets/tables';
 export * from '../modules/tokens/tables';

@@ -16,6 +16,7 @@ import { seedAssetsDemo } from './assets';
 import { seedClassifiersDemo } from './classifiers';
 import { seedCustomParsersDemo } from './custom-parsers';
 import { seedDashboardsDemo, seedLibraryDashboardDemo } from './dashboards';
+import { seedEscalationDemo } from './escalation';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
@@ -194,6 +195,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   });
   await seedTicketsDemo(db, peopleOf(0), peopleOf(1));
   await seedTaskSchedulesDemo(db, peopleOf(0), context.adminUserId);
+  await seedEscalationDemo(db, peopleOf(0));
   for (const orgId of clientOrgIds) await seedDashboardsDemo(db, orgId, context.adminUserId);
   await seedLibraryDashboardDemo(db, context.adminUserId);
   return summary;

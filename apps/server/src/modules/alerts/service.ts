@@ -29,6 +29,7 @@ import { accessDenied, AppError, conflict, invalidField, validationFailed } from
 import { selectEvents } from '../events/repo';
 import { restrictionCondition, resolveSort, toEvent } from '../events/service';
 import { restrictionsForUser } from '../restrictions/repo';
+import { startEscalation } from '../metadata/escalation-engine';
 import {
   incidentBySlug,
   notifyEscalation,
@@ -393,6 +394,7 @@ async function applyChange(
   if (state === 'ESCALATED') {
     Object.assign(values, { escalatedAt: now, ticketId });
     await recordEscalation(tx, actor, ticketId!, [row.id]);
+    await startEscalation(tx, access.org.id, ticketId!, now);
   }
   if (state === 'DISMISSED') {
     Object.assign(values, {
