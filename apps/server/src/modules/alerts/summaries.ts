@@ -83,11 +83,13 @@ export async function alertsPerDay(db: Db, scope: AlertScope) {
     .orderBy(sql`1`);
 }
 
+/** The trigger of grouped alerts by name (threat match as one). */
+const triggerLabel = sql<string>`coalesce(max(${triggers.name}), CASE WHEN ${alerts.kind} = 'THREAT_MATCH' THEN 'Threat match' ELSE 'Deleted trigger' END)`;
+
 /** Alerts dismissed in the range per trigger (threat match as one), most first. */
 export async function dismissedPerTrigger(db: Db, scope: AlertScope, limit: number) {
-  const name = sql<string>`coalesce(max(${triggers.name}), CASE WHEN ${alerts.kind} = 'THREAT_MATCH' THEN 'Threat match' ELSE 'Deleted trigger' END)`;
   return db
-    .select({ key: name, count: sql<number>`count(*)::int` })
+    .select({ key: triggerLabel, count: sql<number>`count(*)::int` })
     .from(alerts)
     .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
     .where(
@@ -102,4 +104,26 @@ export async function dismissedPerTrigger(db: Db, scope: AlertScope, limit: numb
     .groupBy(alerts.triggerId, alerts.kind)
     .orderBy(sql`2 DESC`, sql`1`)
     .limit(limit);
+}
+
+/**
+ * Alerts escalated to incidents in the range per UTC day and trigger (threat match as one), for the
+ * escalation chart.
+ */
+export async function escalationsPerDay(db: Db, scope: AlertScope) {
+  const day = sql<string>`to_char(date_trunc('day', ${alerts.escalatedAt} AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`;
+  return db
+    .select({ day, trigger: triggerLabel, count: sql<number>`count(*)::int` })
+    .from(alerts)
+    .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
+    .where(
+      and(
+        eq(alerts.orgId, scope.orgId),
+        eq(alerts.domain, scope.domain),
+        gte(alerts.escalatedAt, scope.begin),
+        lte(alerts.escalatedAt, scope.end),
+      ),
+    )
+    .groupBy(sql`1`, alerts.triggerId, alerts.kind)
+    .orderBy(sql`1`);
 }

@@ -12,8 +12,11 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  CHART_ALERT_FAMILIES,
+  CHART_EVENTS_TABLE_MAX,
   CHART_FAMILIES,
   CHART_FAMILY_TYPES,
+  CHART_LIST_MAX_ROWS,
   chartDataSchema,
   chartSchema,
   type Chart,
@@ -58,7 +61,8 @@ export function ChartDialog({
     enabled: family === 'SAVED_QUERIES',
   });
   const types = CHART_FAMILY_TYPES[family];
-  const usesRows = type === 'events_table' || family === 'ALERT_LIST';
+  const listMax = CHART_LIST_MAX_ROWS[family];
+  const usesRows = type === 'events_table' || listMax !== undefined;
   const body = () => ({
     name,
     description,
@@ -143,7 +147,8 @@ export function ChartDialog({
             searchable
           />
         ) : (
-          hasFraud && (
+          hasFraud &&
+          CHART_ALERT_FAMILIES.includes(family) && (
             <Select
               label={t('charts.domain')}
               data={[
@@ -158,11 +163,15 @@ export function ChartDialog({
         )}
         {usesRows && (
           <NumberInput
-            label={type === 'events_table' ? t('charts.eventCount') : t('charts.rowCount')}
+            label={
+              type === 'events_table'
+                ? t('charts.eventCount')
+                : t('charts.rowCount', { max: (listMax ?? 0).toLocaleString('en') })
+            }
             value={rowLimit}
             onChange={setRowLimit}
             min={1}
-            max={type === 'events_table' ? 100 : 10_000}
+            max={type === 'events_table' ? CHART_EVENTS_TABLE_MAX : listMax}
           />
         )}
         {preview && (
