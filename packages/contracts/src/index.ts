@@ -24,3 +24,4 @@ export * from './triggers';
 export * from './trigger-library';
 export * from './tickets';
 export * from './dashboards';
+export * from './workspaces';

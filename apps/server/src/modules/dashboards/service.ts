@@ -62,11 +62,11 @@ const libraryDenied = () =>
   );
 
 /** Provider administrators: TRAC_ADMIN held by provider staff. */
-async function isProviderAdmin(db: Db, access: AccessContext): Promise<boolean> {
+export async function isProviderAdmin(db: Db, access: AccessContext): Promise<boolean> {
   return access.permissions.has('TRAC_ADMIN') && (await viewerOf(db, access)).providerStaff;
 }
 
-async function assertProviderAdmin(db: Db, access: AccessContext) {
+export async function assertProviderAdmin(db: Db, access: AccessContext) {
   if (!(await isProviderAdmin(db, access))) throw libraryDenied();
 }
 
@@ -614,7 +614,7 @@ export async function chooseDefaultDashboard(db: Db, actor: Actor, id: string): 
  * Copies a library dashboard and its charts into one organisation, in the caller's transaction;
  * the copies point at their originals (`copied_from_id`).
  */
-async function copyIntoOrg(
+export async function copyIntoOrg(
   tx: Db,
   library: DashboardRow,
   orgId: string,
