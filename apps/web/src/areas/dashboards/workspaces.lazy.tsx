@@ -116,7 +116,9 @@ function WorkspaceBrowser({ library }: { library: boolean }) {
   const { t } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
   const canEdit = useHasPermission('DASHBOARD_EDIT');
-  const providerAdmin = useHasPermission('TRAC_ADMIN') && Boolean(useOrgContext()?.org.isProvider);
+  const tracAdmin = useHasPermission('TRAC_ADMIN');
+  const providerOrg = Boolean(useOrgContext()?.org.isProvider);
+  const providerAdmin = tracAdmin && providerOrg;
   const queryClient = useQueryClient();
   const [view, setView] = useState<'tiles' | 'list'>('tiles');
   const [pageNumber, setPageNumber] = useState(1);
