@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { ALERT_SEVERITIES } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import { triggers } from '../triggers/tables';
@@ -16,12 +16,13 @@ export interface AlertScope {
   end: Date;
 }
 
-const inScope = (scope: AlertScope) =>
+/** Alerts of the scope's organisation and domain whose `at` (fired by default) falls in the range. */
+const inScope = (scope: AlertScope, at: SQL = sql`${alerts.firedAt}`) =>
   and(
     eq(alerts.orgId, scope.orgId),
     eq(alerts.domain, scope.domain),
-    gte(alerts.firedAt, scope.begin),
-    lte(alerts.firedAt, scope.end),
+    gte(at, scope.begin),
+    lte(at, scope.end),
   );
 
 /** Alerts fired in the range per severity, highest first (every severity listed). */
@@ -94,11 +95,8 @@ export async function dismissedPerTrigger(db: Db, scope: AlertScope, limit: numb
     .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
     .where(
       and(
-        eq(alerts.orgId, scope.orgId),
-        eq(alerts.domain, scope.domain),
+        inScope(scope, sql`coalesce(${alerts.dismissedAt}, ${alerts.firedAt})`),
         eq(alerts.state, 'DISMISSED'),
-        gte(sql`coalesce(${alerts.dismissedAt}, ${alerts.firedAt})`, scope.begin),
-        lte(sql`coalesce(${alerts.dismissedAt}, ${alerts.firedAt})`, scope.end),
       ),
     )
     .groupBy(alerts.triggerId, alerts.kind)
@@ -116,14 +114,7 @@ export async function escalationsPerDay(db: Db, scope: AlertScope) {
     .select({ day, trigger: triggerLabel, count: sql<number>`count(*)::int` })
     .from(alerts)
     .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
-    .where(
-      and(
-        eq(alerts.orgId, scope.orgId),
-        eq(alerts.domain, scope.domain),
-        gte(alerts.escalatedAt, scope.begin),
-        lte(alerts.escalatedAt, scope.end),
-      ),
-    )
+    .where(inScope(scope, sql`${alerts.escalatedAt}`))
     .groupBy(sql`1`, alerts.triggerId, alerts.kind)
     .orderBy(sql`1`);
 }

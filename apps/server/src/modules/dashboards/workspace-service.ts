@@ -9,11 +9,10 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { AccessContext } from '../../platform/access';
-import { recordActivity } from '../../platform/audit/audit';
 import { AppError, validationFailed } from '../../platform/errors';
 import { listAllOrgs } from '../orgs/repo';
 import { findDashboardView } from './repo';
-import { assertProviderAdmin, copyIntoOrg, isProviderAdmin, type Actor } from './service';
+import { assertProviderAdmin, auditFor, copyIntoOrg, isProviderAdmin, type Actor } from './service';
 import {
   copiedWorkspaceIds,
   dashboardCopiesOf,
@@ -170,25 +169,7 @@ const snapshot = (row: WorkspaceRow, sharedUserIds: string[]) => ({
   copyToCustomers: row.copyToCustomers,
 });
 
-async function audit(
-  db: Db,
-  actor: Actor,
-  action: string,
-  id: string,
-  details: Record<string, unknown>,
-  orgId = actor.access.org.id,
-) {
-  await recordActivity(db, {
-    orgId,
-    actorUserId: actor.access.user.id,
-    action: `workspace.${action}`,
-    targetType: 'workspace',
-    targetId: id,
-    details,
-    ip: actor.ip,
-  });
-}
-
+const audit = auditFor('workspace');
 export async function createWorkspace(db: Db, actor: Actor, input: ParsedWorkspace): Promise<Workspace> {
   const { access } = actor;
   if (input.library) await assertProviderAdmin(db, access);
