@@ -236,53 +236,67 @@ export async function deleteWorkspace(db: Db, actor: Actor, id: string): Promise
 }
 
 /**
- * Copies the library workspaces marked "copied by default" into every customer organisation that
- * has no copy yet, premium-only ones only where REPORTING_PREMIUM is held. Their library dashboards
- * come along: an organisation's live copy of one is reused, otherwise it is copied in. The copies
- * have no owner and are shared with all users of the organisation.
+ * Copies the library workspaces marked "copied by default" into one customer organisation, in the
+ * caller's transaction: those it has no copy of yet, premium-only ones only with REPORTING_PREMIUM.
+ * Their library dashboards come along: the organisation's live copy of one is reused, otherwise it
+ * is copied in. The copies have no owner and are shared with all users of the organisation.
  */
+export async function copyDefaultWorkspacesInto(
+  tx: Db,
+  actor: Actor,
+  org: { id: string; productSkus: readonly string[] },
+): Promise<{ copied: number; skipped: number }> {
+  const library = await defaultLibraryWorkspaces(tx);
+  const already = await copiedWorkspaceIds(tx, org.id);
+  const premium = hasSkuGate(org.productSkus, 'reportingPremium');
+  let copied = 0;
+  let skipped = 0;
+  for (const workspace of library) {
+    if (already.has(workspace.id) || (workspace.premiumOnly && !premium)) {
+      skipped++;
+      continue;
+    }
+    const copies = await dashboardCopiesOf(tx, org.id);
+    const dashboardIds: string[] = [];
+    for (const libraryId of workspace.dashboardIds) {
+      let copyId = copies.get(libraryId);
+      if (!copyId) {
+        const original = await findDashboardView(tx, org.id, libraryId);
+        if (!original?.row.library || original.row.state !== 'ACTIVE') continue;
+        copyId = (await copyIntoOrg(tx, original.row, org.id, actor.access.user.id)).id;
+      }
+      dashboardIds.push(copyId);
+    }
+    const row = await insertWorkspace(tx, {
+      orgId: org.id,
+      library: false,
+      copiedFromId: workspace.id,
+      ownerId: null,
+      name: workspace.name,
+      description: workspace.description,
+      dashboardIds,
+      sharing: 'ALL',
+      editableByOthers: workspace.editableByOthers,
+      premiumOnly: workspace.premiumOnly,
+      copyToCustomers: true,
+    });
+    await audit(tx, actor, 'copied', row.id, { fromLibraryId: workspace.id }, org.id);
+    copied++;
+  }
+  return { copied, skipped };
+}
+
+/** Copies the default library workspaces to every customer organisation that has no copy yet. */
 export async function copyWorkspacesToCustomers(db: Db, actor: Actor): Promise<WorkspaceLibraryCopyResult> {
   await assertProviderAdmin(db, actor.access);
-  const library = await defaultLibraryWorkspaces(db);
   const customers = (await listAllOrgs(db)).filter((org) => !org.isProvider);
   let copied = 0;
   let skipped = 0;
   await db.transaction(async (tx) => {
     for (const org of customers) {
-      const already = await copiedWorkspaceIds(tx, org.id);
-      const premium = hasSkuGate(org.productSkus, 'reportingPremium');
-      for (const workspace of library) {
-        if (already.has(workspace.id) || (workspace.premiumOnly && !premium)) {
-          skipped++;
-          continue;
-        }
-        const copies = await dashboardCopiesOf(tx, org.id);
-        const dashboardIds: string[] = [];
-        for (const libraryId of workspace.dashboardIds) {
-          let copyId = copies.get(libraryId);
-          if (!copyId) {
-            const original = await findDashboardView(tx, org.id, libraryId);
-            if (!original?.row.library || original.row.state !== 'ACTIVE') continue;
-            copyId = (await copyIntoOrg(tx, original.row, org.id, actor.access.user.id)).id;
-          }
-          dashboardIds.push(copyId);
-        }
-        const row = await insertWorkspace(tx, {
-          orgId: org.id,
-          library: false,
-          copiedFromId: workspace.id,
-          ownerId: null,
-          name: workspace.name,
-          description: workspace.description,
-          dashboardIds,
-          sharing: 'ALL',
-          editableByOthers: workspace.editableByOthers,
-          premiumOnly: workspace.premiumOnly,
-          copyToCustomers: true,
-        });
-        await audit(tx, actor, 'copied', row.id, { fromLibraryId: workspace.id }, org.id);
-        copied++;
-      }
+      const result = await copyDefaultWorkspacesInto(tx, actor, org);
+      copied += result.copied;
+      skipped += result.skipped;
     }
     await audit(tx, actor, 'library-copied', actor.access.org.id, { copied, skipped });
   });

@@ -302,4 +302,18 @@ describe('premium-only workspaces and the library', () => {
     );
     expect(again.json()).toEqual({ copied: 0, skipped: 6, orgs: 3 });
   });
+
+  it('copies the default library workspaces into a new customer organisation', async () => {
+    const created = await orgRequest(ctx, providerOrgId, 'POST', '/managed-orgs', providerAdmin, {
+      name: 'Lakeside Credit Union',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const newOrgId = created.json().id as string;
+    const copies = await ctx.database.db.select().from(workspaces).where(eq(workspaces.orgId, newOrgId));
+    // The standard default one; not the premium-only one, nor the optional one.
+    expect(copies.map((copy) => [copy.name, copy.sharing, copy.ownerId])).toEqual([
+      ['SOC starter', 'ALL', null],
+    ]);
+    expect(copies[0]!.dashboardIds).toHaveLength(1);
+  });
 });
