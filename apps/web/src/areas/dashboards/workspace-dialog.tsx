@@ -1,14 +1,4 @@
-import {
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  MultiSelect,
-  Select,
-  Stack,
-  TextInput,
-  Textarea,
-} from '@mantine/core';
+import { Button, Checkbox, Group, Modal, MultiSelect, Select, Stack } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { WORKSPACE_SHARING, workspaceSchema, type Workspace, type WorkspaceSharing } from '@vigil/contracts';
 import { useState } from 'react';
@@ -18,6 +8,7 @@ import { notifyMessage } from '../../lib/notify';
 import { useHasSku } from '../../lib/org-context';
 import { dashboardsQuery } from './api';
 import { sharePeopleQuery, workspacePath, workspacesKey } from './workspace-api';
+import { NameFields } from './name-fields';
 
 /**
  * Creates or changes a workspace: its name, dashboards and, for its owner, who sees it and whether
@@ -88,18 +79,12 @@ export function WorkspaceDialog({
       title={workspace ? t('workspaces.editTitle') : t('workspaces.newTitle')}
     >
       <Stack gap="sm">
-        <TextInput
-          label={t('workspaces.name')}
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-        />
-        <Textarea
-          label={t('workspaces.description')}
-          value={description}
-          autosize
-          minRows={1}
-          onChange={(event) => setDescription(event.currentTarget.value)}
+        <NameFields
+          labels={{ name: t('workspaces.name'), description: t('workspaces.description') }}
+          name={name}
+          onName={setName}
+          description={description}
+          onDescription={setDescription}
         />
         <MultiSelect
           label={t('workspaces.dashboards')}

@@ -1,15 +1,4 @@
-import {
-  Button,
-  Group,
-  Modal,
-  MultiSelect,
-  NumberInput,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Textarea,
-} from '@mantine/core';
+import { Button, Group, Modal, MultiSelect, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CHART_ALERT_FAMILIES,
@@ -34,6 +23,7 @@ import { orgPath } from '../assets/queries';
 import { chartPath, dashboardsKey } from '../dashboards/api';
 import { ChartFigure } from '../dashboards/chart-figure';
 import { savedQueriesQuery } from '../events/saved-queries';
+import { NameFields } from '../dashboards/name-fields';
 
 /** Creates or changes a chart, with a preview over the last 7 days. */
 export function ChartDialog({
@@ -100,18 +90,12 @@ export function ChartDialog({
   return (
     <Modal opened onClose={onClose} size="lg" title={chart ? t('charts.editTitle') : t('charts.newTitle')}>
       <Stack gap="sm">
-        <TextInput
-          label={t('charts.name')}
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-        />
-        <Textarea
-          label={t('charts.description')}
-          value={description}
-          autosize
-          minRows={1}
-          onChange={(event) => setDescription(event.currentTarget.value)}
+        <NameFields
+          labels={{ name: t('charts.name'), description: t('charts.description') }}
+          name={name}
+          onName={setName}
+          description={description}
+          onDescription={setDescription}
         />
         <Group grow>
           <Select
