@@ -3,7 +3,8 @@ import type { Workspace } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
-import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { HOME_ORG_ID } from '../../test/session-fixtures';
+import { dashboardAccess } from './test-fixtures';
 
 const base = `/api/org/${HOME_ORG_ID}`;
 const id = (n: number) => `00000000-0000-4000-8000-00000000030${n}`;
@@ -30,15 +31,7 @@ const workspace = (n: number, name: string, overrides: Partial<Workspace> = {}):
   ...overrides,
 });
 
-const withAccess = (permissions: string[], isProvider = false) => ({
-  ...signedInRoutes,
-  ...orgShellRoutes(
-    orgContextOf(HOME_ORG_ID, 'First Harbor', {
-      permissions: ['DASHBOARD_VIEW', ...permissions],
-      org: { isProvider },
-    }),
-  ),
-});
+const withAccess = dashboardAccess;
 
 const list = (...items: Workspace[]) => ({ body: { items, total: items.length } });
 
