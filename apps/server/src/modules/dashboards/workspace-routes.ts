@@ -133,7 +133,8 @@ export const workspaceRoutes =
           description:
             `${RULES} The owner, or those it is shared with when it is editable by others, change it; for the ` +
             'others it is view-only (403 WORKSPACE_PERMISSION_DENIED). Only the owner changes `sharing`, ' +
-            '`sharedUserIds`, `editableByOthers` and `premiumOnly` (403 WORKSPACE_PERMISSION_DENIED); library ' +
+            '`editableByOthers` and `premiumOnly` (403 WORKSPACE_PERMISSION_DENIED) and whom it is shared with (the ' +
+            "others' `sharedUserIds` are ignored); library " +
             'workspaces only provider administrators. Nothing is written when refused.',
           params: idParams,
           body: workspaceInputSchema,

@@ -187,8 +187,6 @@ export async function createWorkspace(db: Db, actor: Actor, input: ParsedWorkspa
   });
 }
 
-const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((id) => b.includes(id));
-
 export async function updateWorkspaceFields(
   db: Db,
   actor: Actor,
@@ -205,8 +203,8 @@ export async function updateWorkspaceFields(
   const sharingChanged =
     next.sharing !== before.sharing ||
     next.editableByOthers !== before.editableByOthers ||
-    next.premiumOnly !== before.premiumOnly ||
-    (next.sharing === 'USERS' && !sameSet([...new Set(input.sharedUserIds)], beforeShares));
+    next.premiumOnly !== before.premiumOnly;
+  // Others do not see whom it is shared with: their `sharedUserIds` are ignored.
   if (sharingChanged && !owner) throw permissionDenied('Only the owner changes who sees the workspace');
   const shares = await checkInput(db, access, input, before.library);
   return db.transaction(async (tx) => {

@@ -132,6 +132,27 @@ describe('workspace sharing', () => {
     ]);
     const [row] = await ctx.database.db.select().from(workspaces).where(eq(workspaces.id, shared.id));
     expect(row?.name).toBe('Shift handover');
+
+    // Made editable by others, the colleague changes it without seeing whom it is shared with.
+    const editable = await call('PUT', `/workspace/${shared.id}`, owner, {
+      name: 'Shift handover',
+      dashboardIds: [dashboardId],
+      sharing: 'USERS',
+      sharedUserIds: [colleague.id],
+      editableByOthers: true,
+    });
+    expect(editable.statusCode, editable.body).toBe(200);
+    const renamed = await call('PUT', `/workspace/${shared.id}`, colleague, {
+      name: 'Shift handover (nights)',
+      dashboardIds: [],
+      sharing: 'USERS',
+      sharedUserIds: [],
+      editableByOthers: true,
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).toMatchObject({ labels: ['SHARED_WITH_ME', 'EDITOR'], dashboards: [] });
+    const asOwner = (await call('GET', `/workspace/${shared.id}`, owner)).json();
+    expect(asOwner.sharedUsers).toEqual([{ id: colleague.id, name: 'Test User' }]);
   });
 
   it('lets others change an editable workspace, but only the owner changes who sees it', async () => {
