@@ -247,12 +247,11 @@ const dashboardLibraryRoute = orgRoute('/dashboards/library').lazy(() =>
 const chartsRoute = orgRoute('/reports/charts/list').lazy(() =>
   import('./areas/reports/charts.lazy').then((m) => m.Route),
 );
-// Workspaces are built with their own issue; a splat here would also catch /dashboards itself.
 const workspacesRoute = orgRoute('/dashboards/workspace-tiles').lazy(() =>
-  import('./areas/dashboards/unavailable.lazy').then((m) => m.workspacesRoute),
+  import('./areas/dashboards/workspaces.lazy').then((m) => m.workspacesRoute),
 );
 const libraryWorkspacesRoute = orgRoute('/dashboards/library/workspace-tiles').lazy(() =>
-  import('./areas/dashboards/unavailable.lazy').then((m) => m.libraryWorkspacesRoute),
+  import('./areas/dashboards/workspaces.lazy').then((m) => m.libraryWorkspacesRoute),
 );
 const reportsRoute = orgRoute('/reports/$').lazy(() =>
   import('./areas/reports/unavailable.lazy').then((m) => m.reportsRoute),

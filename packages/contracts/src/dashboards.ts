@@ -23,6 +23,14 @@ export const CHART_FAMILIES = [
   'ALERT_FLAGGED',
   'ALERT_TRENDS',
   'DISMISSED_TRIGGER_ACTIVITY',
+  'ESCALATIONS',
+  'INCIDENT_LIST',
+  'INCIDENT_STATE_COUNTS',
+  'INCIDENT_OWNER_COUNTS',
+  'INCIDENT_TRENDS',
+  'TASK_LIST',
+  'TASK_STATE_COUNTS',
+  'TASK_OWNER_COUNTS',
 ] as const;
 export type ChartFamily = (typeof CHART_FAMILIES)[number];
 
@@ -33,7 +41,25 @@ export const CHART_FAMILY_TYPES: Record<ChartFamily, readonly ChartType[]> = {
   ALERT_FLAGGED: ['bar', 'pie', 'table', 'badge'],
   ALERT_TRENDS: ['line', 'area', 'bar', 'table'],
   DISMISSED_TRIGGER_ACTIVITY: ['bar', 'pie', 'table'],
+  ESCALATIONS: ['bar', 'line', 'area', 'table'],
+  INCIDENT_LIST: ['table'],
+  INCIDENT_STATE_COUNTS: ['bar', 'pie', 'table', 'badge'],
+  INCIDENT_OWNER_COUNTS: ['bar', 'pie', 'table', 'badge'],
+  INCIDENT_TRENDS: ['line', 'area', 'bar', 'table'],
+  TASK_LIST: ['table'],
+  TASK_STATE_COUNTS: ['bar', 'pie', 'table', 'badge'],
+  TASK_OWNER_COUNTS: ['bar', 'pie', 'table', 'badge'],
 };
+
+/** Families of alert records, drawn for the security or the fraud domain. */
+export const CHART_ALERT_FAMILIES: readonly ChartFamily[] = [
+  'ALERT_LIST',
+  'ALERT_COUNTS',
+  'ALERT_FLAGGED',
+  'ALERT_TRENDS',
+  'DISMISSED_TRIGGER_ACTIVITY',
+  'ESCALATIONS',
+];
 
 /** Alert families that need the fraud product in the fraud domain. */
 export const CHART_DOMAINS = ['security', 'fraud'] as const;
@@ -52,6 +78,14 @@ export const CHART_EVENTS_TABLE_DEFAULT = 10;
 /** Security and fraud alert list sources: at most 10,000 rows. */
 export const CHART_ALERT_LIST_MAX_ROWS = 10_000;
 export const CHART_ALERT_LIST_DEFAULT_ROWS = 10;
+/** Task or incident list sources: at most 1000 rows (spec 3 section 9). */
+export const CHART_TICKET_LIST_MAX_ROWS = 1000;
+/** The most rows a list family shows, for the editor's row count. */
+export const CHART_LIST_MAX_ROWS: Partial<Record<ChartFamily, number>> = {
+  ALERT_LIST: CHART_ALERT_LIST_MAX_ROWS,
+  INCIDENT_LIST: CHART_TICKET_LIST_MAX_ROWS,
+  TASK_LIST: CHART_TICKET_LIST_MAX_ROWS,
+};
 /** Realtime saved or library query sources: 1000 events over at most 45 days. */
 export const CHART_REALTIME_MAX_EVENTS = 1000;
 export const CHART_REALTIME_MAX_DAYS = 45;
@@ -72,7 +106,7 @@ export const chartInputSchema = z.object({
   savedQueryIds: z.array(z.uuid()).max(50).default([]),
   /** Alert families: security (default) or fraud. */
   domain: z.enum(CHART_DOMAINS).default('security'),
-  /** Events table: events shown (1 to 100); alert list: rows (1 to 10,000). */
+  /** Events table: events shown (1 to 100); alert list: rows (1 to 10,000); task or incident list: 1 to 1000. */
   rowLimit: z.number().int().nullish(),
   /** Provider administrators only: a library chart, visible to every organisation. */
   library: z.boolean().default(false),

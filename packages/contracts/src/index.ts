@@ -26,3 +26,4 @@ export * from './trigger-library';
 export * from './tickets';
 export * from './dashboards';
 export * from './task-schedules';
+export * from './workspaces';

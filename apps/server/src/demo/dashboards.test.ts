@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type TestContext } from '../../test/app';
 import { seedEvents } from '../../test/events';
 import { seedOrg, seedUser, type SeededUser } from '../../test/fixtures';
-import { seedDashboardsDemo, seedLibraryDashboardDemo } from './dashboards';
+import { seedDashboardsDemo, seedLibraryDashboardDemo, seedWorkspaceDemo } from './dashboards';
 
 let ctx: TestContext;
 let orgId: string;
 let analyst: SeededUser;
+let admin: SeededUser;
+let colleague: SeededUser;
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -47,8 +49,11 @@ beforeAll(async () => {
       fields: { action: 'deny' },
     },
   ]);
-  await seedDashboardsDemo(db, orgId, analyst.id);
+  admin = await seedUser(db, { homeOrgId: orgId, permissions: ['DASHBOARD_VIEW', 'DASHBOARD_EDIT'] });
+  colleague = await seedUser(db, { homeOrgId: orgId, permissions: ['DASHBOARD_VIEW', 'DASHBOARD_EDIT'] });
+  const dashboardId = await seedDashboardsDemo(db, orgId, analyst.id);
   await seedLibraryDashboardDemo(db, analyst.id);
+  await seedWorkspaceDemo(db, orgId, { ownerId: admin.id, analystId: analyst.id, dashboardId });
 });
 afterAll(() => ctx.close());
 
@@ -94,5 +99,19 @@ describe('demo dashboards', () => {
     expect(
       library.json().items.map((item: { name: string; chartCount: number }) => [item.name, item.chartCount]),
     ).toEqual([['Alert desk', 4]]);
+  });
+
+  it("share the administrator's workspace view-only with the analyst, and with nobody else", async () => {
+    const seen = await orgRequest(ctx, orgId, 'GET', '/workspaces', analyst);
+    expect(seen.json().items).toMatchObject([
+      {
+        name: 'Shift handover',
+        labels: ['SHARED_WITH_ME', 'VIEWER'],
+        dashboards: [{ name: 'Security operations' }],
+      },
+    ]);
+    const own = await orgRequest(ctx, orgId, 'GET', '/workspaces', admin);
+    expect(own.json().items[0].labels).toEqual(['SHARED', 'EDITOR']);
+    expect((await orgRequest(ctx, orgId, 'GET', '/workspaces', colleague)).json().items).toEqual([]);
   });
 });

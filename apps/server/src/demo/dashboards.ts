@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import { insertChart, insertDashboard, type NewChart } from '../modules/dashboards/repo';
+import { insertWorkspace, replaceShares } from '../modules/dashboards/workspace-repo';
 import { insertSavedQuery } from '../modules/saved-queries/repo';
 
 const DATA_SOURCES = ['windows-security', 'firewall', 'web-proxy', 'core-banking'] as const;
@@ -201,4 +202,27 @@ export async function seedLibraryDashboardDemo(db: Db, createdBy: string): Promi
     createdBy,
   });
   return dashboard.id;
+}
+
+/**
+ * A shared workspace "Shift handover" holding the Security operations dashboard, owned by the
+ * bank's administrator and shared view-only with its analyst.
+ */
+export async function seedWorkspaceDemo(
+  db: Db,
+  orgId: string,
+  ids: { ownerId: string; analystId: string; dashboardId: string },
+): Promise<string> {
+  const workspace = await insertWorkspace(db, {
+    orgId,
+    library: false,
+    name: 'Shift handover',
+    description: 'What the day shift hands to the night shift.',
+    dashboardIds: [ids.dashboardId],
+    ownerId: ids.ownerId,
+    sharing: 'USERS',
+    editableByOthers: false,
+  });
+  await replaceShares(db, workspace.id, [ids.analystId]);
+  return workspace.id;
 }

@@ -15,7 +15,7 @@ import { seedAlertsDemo } from './alerts';
 import { seedAssetsDemo } from './assets';
 import { seedClassifiersDemo } from './classifiers';
 import { seedCustomParsersDemo } from './custom-parsers';
-import { seedDashboardsDemo, seedLibraryDashboardDemo } from './dashboards';
+import { seedDashboardsDemo, seedLibraryDashboardDemo, seedWorkspaceDemo } from './dashboards';
 import { seedEscalationDemo } from './escalation';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedThreatDemo } from './threat';
@@ -196,7 +196,16 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedTicketsDemo(db, peopleOf(0), peopleOf(1));
   await seedTaskSchedulesDemo(db, peopleOf(0), context.adminUserId);
   await seedEscalationDemo(db, peopleOf(0));
-  for (const orgId of clientOrgIds) await seedDashboardsDemo(db, orgId, context.adminUserId);
+  for (const orgId of clientOrgIds) {
+    const dashboardId = await seedDashboardsDemo(db, orgId, context.adminUserId);
+    if (orgId === orgIds.harbor) {
+      await seedWorkspaceDemo(db, orgId, {
+        ownerId: peopleOf(0).adminId,
+        analystId: peopleOf(0).analystId,
+        dashboardId,
+      });
+    }
+  }
   await seedLibraryDashboardDemo(db, context.adminUserId);
   return summary;
 }

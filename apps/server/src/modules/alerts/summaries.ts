@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { ALERT_SEVERITIES } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import { triggers } from '../triggers/tables';
@@ -16,12 +16,13 @@ export interface AlertScope {
   end: Date;
 }
 
-const inScope = (scope: AlertScope) =>
+/** Alerts of the scope's organisation and domain whose `at` (fired by default) falls in the range. */
+const inScope = (scope: AlertScope, at: SQL = sql`${alerts.firedAt}`) =>
   and(
     eq(alerts.orgId, scope.orgId),
     eq(alerts.domain, scope.domain),
-    gte(alerts.firedAt, scope.begin),
-    lte(alerts.firedAt, scope.end),
+    gte(at, scope.begin),
+    lte(at, scope.end),
   );
 
 /** Alerts fired in the range per severity, highest first (every severity listed). */
@@ -83,23 +84,37 @@ export async function alertsPerDay(db: Db, scope: AlertScope) {
     .orderBy(sql`1`);
 }
 
+/** The trigger of grouped alerts by name (threat match as one). */
+const triggerLabel = sql<string>`coalesce(max(${triggers.name}), CASE WHEN ${alerts.kind} = 'THREAT_MATCH' THEN 'Threat match' ELSE 'Deleted trigger' END)`;
+
 /** Alerts dismissed in the range per trigger (threat match as one), most first. */
 export async function dismissedPerTrigger(db: Db, scope: AlertScope, limit: number) {
-  const name = sql<string>`coalesce(max(${triggers.name}), CASE WHEN ${alerts.kind} = 'THREAT_MATCH' THEN 'Threat match' ELSE 'Deleted trigger' END)`;
   return db
-    .select({ key: name, count: sql<number>`count(*)::int` })
+    .select({ key: triggerLabel, count: sql<number>`count(*)::int` })
     .from(alerts)
     .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
     .where(
       and(
-        eq(alerts.orgId, scope.orgId),
-        eq(alerts.domain, scope.domain),
+        inScope(scope, sql`coalesce(${alerts.dismissedAt}, ${alerts.firedAt})`),
         eq(alerts.state, 'DISMISSED'),
-        gte(sql`coalesce(${alerts.dismissedAt}, ${alerts.firedAt})`, scope.begin),
-        lte(sql`coalesce(${alerts.dismissedAt}, ${alerts.firedAt})`, scope.end),
       ),
     )
     .groupBy(alerts.triggerId, alerts.kind)
     .orderBy(sql`2 DESC`, sql`1`)
     .limit(limit);
+}
+
+/**
+ * Alerts escalated to incidents in the range per UTC day and trigger (threat match as one), for the
+ * escalation chart.
+ */
+export async function escalationsPerDay(db: Db, scope: AlertScope) {
+  const day = sql<string>`to_char(date_trunc('day', ${alerts.escalatedAt} AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`;
+  return db
+    .select({ day, trigger: triggerLabel, count: sql<number>`count(*)::int` })
+    .from(alerts)
+    .leftJoin(triggers, eq(triggers.id, alerts.triggerId))
+    .where(inScope(scope, sql`${alerts.escalatedAt}`))
+    .groupBy(sql`1`, alerts.triggerId, alerts.kind)
+    .orderBy(sql`1`);
 }

@@ -63,22 +63,26 @@ const CHART_RULES =
   'Editing needs CHART_EDIT with EVENT_EDIT and SAVED_SEARCH_EDIT (403 CHART_EDIT_NEEDS_SEARCH). Rules (400): ' +
   'the type must draw the family (CHART_TYPE_NOT_SUPPORTED; SAVED_QUERIES any type, ALERT_LIST table, ' +
   'ALERT_COUNTS and ALERT_FLAGGED bar/pie/table/badge, ALERT_TRENDS line/area/bar/table, ' +
-  'DISMISSED_TRIGGER_ACTIVITY bar/pie/table); SAVED_QUERIES needs queries the organisation sees ' +
+  'DISMISSED_TRIGGER_ACTIVITY bar/pie/table, ESCALATIONS and INCIDENT_TRENDS line/area/bar/table, ' +
+  'INCIDENT_LIST and TASK_LIST table, INCIDENT_/TASK_STATE_COUNTS and INCIDENT_/TASK_OWNER_COUNTS ' +
+  'bar/pie/table/badge); SAVED_QUERIES needs queries the organisation sees ' +
   '(CHART_QUERIES_REQUIRED, CHART_QUERY_MISSING): one aggregate query or up to 5 non-aggregate ones ' +
   '(CHART_ONE_AGGREGATE_QUERY, CHART_TOO_MANY_QUERIES), badge and events table exactly one non-aggregate ' +
   'query (CHART_NEEDS_ONE_NON_AGGREGATE_QUERY); terms draw as bar/pie/table, date histograms as ' +
   'line/area/bar/table, single values as table (CHART_AGGREGATION_NOT_SUPPORTED); an events table ' +
-  'shows 1 to 100 events (`rowLimit`, CHART_EVENTS_COUNT_INVALID), an alert list 1 to 10,000 rows ' +
-  '(CHART_ROW_LIMIT_INVALID). The fraud domain needs the fraud product (403 PRODUCT_NOT_ENTITLED). ' +
+  'shows 1 to 100 events (`rowLimit`, CHART_EVENTS_COUNT_INVALID), an alert list 1 to 10,000 rows, an ' +
+  'incident or task list 1 to 1000 (CHART_ROW_LIMIT_INVALID). The fraud domain needs the fraud product (403 PRODUCT_NOT_ENTITLED). ' +
   '`library: true` is for provider administrators (403 LIBRARY_COPY_DENIED) and library queries only ' +
   '(CHART_LIBRARY_NEEDS_LIBRARY_QUERY).';
 
 const RANGE_NOTE =
   'The range is `intervalType` (1H … 90D, this/last week or month, ALL_TIME) or `begin` and `end`, as in ' +
   'the event search (last 24 hours by default). Saved-query charts run through the event search, so the ' +
-  "caller's data restrictions apply; they need EVENT_VIEW, alert families ALERT_INBOX_VIEW (403 " +
-  'PERMISSION_DENIED). Terms show the top 10 values, events tables at most 45 days back, alert trends the ' +
-  'past year without the last hour whatever the range.';
+  "caller's data restrictions apply; they need EVENT_VIEW, alert families and the escalation chart " +
+  'ALERT_INBOX_VIEW, incident families INCIDENT_VIEW, task families TASK_VIEW (403 PERMISSION_DENIED). ' +
+  'Terms show the top 10 values, events tables at most 45 days back, alert and incident trends the past ' +
+  'year without the last hour whatever the range. Ticket families count the tickets created in the range; ' +
+  'the escalation chart the alerts escalated per day, one series per trigger (top 10).';
 
 const DASHBOARD_RULES =
   'Rules (400): at most 24 tiles (DASHBOARD_TOO_MANY_CHARTS), each a live chart the organisation sees ' +

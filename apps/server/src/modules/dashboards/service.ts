@@ -62,13 +62,35 @@ const libraryDenied = () =>
   );
 
 /** Provider administrators: TRAC_ADMIN held by provider staff. */
-async function isProviderAdmin(db: Db, access: AccessContext): Promise<boolean> {
+export async function isProviderAdmin(db: Db, access: AccessContext): Promise<boolean> {
   return access.permissions.has('TRAC_ADMIN') && (await viewerOf(db, access)).providerStaff;
 }
 
-async function assertProviderAdmin(db: Db, access: AccessContext) {
+export async function assertProviderAdmin(db: Db, access: AccessContext) {
   if (!(await isProviderAdmin(db, access))) throw libraryDenied();
 }
+
+/** Writes the activity-log row of a change to a `kind` (chart, dashboard, workspace) by the actor. */
+export const auditFor =
+  (kind: string) =>
+  async (
+    db: Db,
+    actor: Actor,
+    action: string,
+    id: string,
+    details: Record<string, unknown>,
+    orgId = actor.access.org.id,
+  ) => {
+    await recordActivity(db, {
+      orgId,
+      actorUserId: actor.access.user.id,
+      action: `${kind}.${action}`,
+      targetType: kind,
+      targetId: id,
+      details,
+      ip: actor.ip,
+    });
+  };
 
 // ---------------------------------------------------------------------------------------------------
 // Charts
@@ -154,24 +176,7 @@ const chartSnapshot = (row: ChartRow) => ({
   state: row.state,
 });
 
-async function chartAudit(
-  db: Db,
-  actor: Actor,
-  action: string,
-  id: string,
-  details: Record<string, unknown>,
-) {
-  await recordActivity(db, {
-    orgId: actor.access.org.id,
-    actorUserId: actor.access.user.id,
-    action: `chart.${action}`,
-    targetType: 'chart',
-    targetId: id,
-    details,
-    ip: actor.ip,
-  });
-}
-
+const chartAudit = auditFor('chart');
 export async function getChart(db: Db, access: AccessContext, id: string): Promise<Chart> {
   const view = await findChartView(db, access.org.id, id);
   if (!view) throw chartNotFound();
@@ -374,25 +379,7 @@ const dashboardSnapshot = (row: DashboardRow) => ({
   state: row.state,
 });
 
-async function dashboardAudit(
-  db: Db,
-  actor: Actor,
-  action: string,
-  id: string,
-  details: Record<string, unknown>,
-  orgId = actor.access.org.id,
-) {
-  await recordActivity(db, {
-    orgId,
-    actorUserId: actor.access.user.id,
-    action: `dashboard.${action}`,
-    targetType: 'dashboard',
-    targetId: id,
-    details,
-    ip: actor.ip,
-  });
-}
-
+const dashboardAudit = auditFor('dashboard');
 async function dashboardEditable(db: Db, access: AccessContext, row: DashboardRow): Promise<boolean> {
   if (!access.permissions.has('DASHBOARD_EDIT')) return false;
   return row.library ? isProviderAdmin(db, access) : row.orgId === access.org.id;
@@ -614,7 +601,7 @@ export async function chooseDefaultDashboard(db: Db, actor: Actor, id: string): 
  * Copies a library dashboard and its charts into one organisation, in the caller's transaction;
  * the copies point at their originals (`copied_from_id`).
  */
-async function copyIntoOrg(
+export async function copyIntoOrg(
   tx: Db,
   library: DashboardRow,
   orgId: string,

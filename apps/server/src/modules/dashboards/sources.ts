@@ -6,6 +6,7 @@ import {
   CHART_EVENTS_TABLE_MIN,
   CHART_MAX_QUERIES,
   CHART_REALTIME_MAX_DAYS,
+  CHART_TICKET_LIST_MAX_ROWS,
   CHART_TOP_VALUES,
   CHART_TREND_DAYS,
   CHART_TREND_EXCLUDED_MS,
@@ -24,19 +25,27 @@ import {
   alertCountsBySeverity,
   alertsPerDay,
   dismissedPerTrigger,
+  escalationsPerDay,
   flaggedAlertCounts,
   latestAlerts,
   type AlertScope,
 } from '../alerts/summaries';
 import { aggregateEvents, histogramInterval, searchEvents, type SearchActor } from '../events/service';
 import { getSavedQuery } from '../saved-queries/service';
+import {
+  latestTickets,
+  ticketCountsByOwner,
+  ticketCountsByState,
+  ticketsPerDay,
+  type TicketScope,
+} from '../tickets/summaries';
 
 /**
  * The data-source registry of charts (spec 3 "Dashboard data source families"). Each family says
  * which permission its data needs, checks a chart's settings and runs it for a viewer over a range.
  * Saved-query charts run through the event search service, so the viewer's data restrictions apply
- * to every figure. Families of areas still to come (tasks, incidents, risk, governance) add an entry
- * here and a value to CHART_FAMILIES.
+ * to every figure; ticket families need INCIDENT_VIEW or TASK_VIEW. Families of areas still to come
+ * (risk, governance) add an entry here and a value to CHART_FAMILIES.
  */
 
 /** The settings of a chart that its source reads. */
@@ -324,22 +333,23 @@ const dismissedActivity = keyedAlertSource('Dismissed alerts', (db, scope) =>
   dismissedPerTrigger(db, scope, CHART_TOP_VALUES),
 );
 
+/** Checks the row count of a list family: 1 up to `max`, defaulting to CHART_ALERT_LIST_DEFAULT_ROWS. */
+function checkRowLimit(spec: ChartSpec, max: number, what: string): number {
+  const rowLimit = spec.rowLimit ?? CHART_ALERT_LIST_DEFAULT_ROWS;
+  if (rowLimit < 1 || rowLimit > max) {
+    throw validationFailed('CHART_ROW_LIMIT_INVALID', `${what} shows 1 to ${max} rows`, {
+      field: 'rowLimit',
+      params: { max },
+    });
+  }
+  return rowLimit;
+}
+
 const alertList: ChartSource = {
   viewPermission: 'ALERT_INBOX_VIEW',
   async check(db, access, spec) {
     const checked = await checkAlertDomain(db, access, spec);
-    const rowLimit = spec.rowLimit ?? CHART_ALERT_LIST_DEFAULT_ROWS;
-    if (rowLimit < 1 || rowLimit > CHART_ALERT_LIST_MAX_ROWS) {
-      throw validationFailed(
-        'CHART_ROW_LIMIT_INVALID',
-        `An alert list shows 1 to ${CHART_ALERT_LIST_MAX_ROWS} rows`,
-        {
-          field: 'rowLimit',
-          params: { max: CHART_ALERT_LIST_MAX_ROWS },
-        },
-      );
-    }
-    return { ...checked, rowLimit };
+    return { ...checked, rowLimit: checkRowLimit(spec, CHART_ALERT_LIST_MAX_ROWS, 'An alert list') };
   },
   async run(db, access, spec, range) {
     const { rows, total } = await latestAlerts(
@@ -363,32 +373,141 @@ const alertList: ChartSource = {
   },
 };
 
-/** Alerts per day over the past year, excluding the last hour, whatever the dashboard's range. */
-const alertTrends: ChartSource = {
-  viewPermission: 'ALERT_INBOX_VIEW',
-  check: checkAlertDomain,
+/** The days of the past year up to an hour ago, whatever the dashboard's range (spec 3 section 9). */
+function trendYear(now: Date) {
+  const end = new Date(now.getTime() - CHART_TREND_EXCLUDED_MS);
+  const firstDay = Math.floor((end.getTime() - CHART_TREND_DAYS * DAY_MS) / DAY_MS);
+  const days: string[] = [];
+  for (let day = firstDay; day * DAY_MS <= end.getTime(); day++)
+    days.push(new Date(day * DAY_MS).toISOString());
+  return { begin: new Date(firstDay * DAY_MS), end, days };
+}
+
+/** A trend family: records per day over the past year excluding the last hour. */
+const trendSource = (
+  viewPermission: Permission,
+  name: string,
+  check: ChartSource['check'],
+  perDay: (
+    db: Db,
+    access: AccessContext,
+    spec: ChartSpec,
+    range: Range,
+  ) => Promise<{ day: string; count: number }[]>,
+): ChartSource => ({
+  viewPermission,
+  check,
   async run(db, access, spec, _range, now) {
-    const end = new Date(now.getTime() - CHART_TREND_EXCLUDED_MS);
-    const firstDay = Math.floor((end.getTime() - CHART_TREND_DAYS * DAY_MS) / DAY_MS);
-    const begin = new Date(firstDay * DAY_MS);
-    const rows = await alertsPerDay(db, { orgId: access.org.id, domain: spec.domain, begin, end });
-    const byDay = new Map(rows.map((row) => [row.day, row.count]));
-    const categories: string[] = [];
-    const values: number[] = [];
-    for (let day = firstDay; day * DAY_MS <= end.getTime(); day++) {
-      const key = new Date(day * DAY_MS).toISOString();
-      categories.push(key);
-      values.push(byDay.get(key.slice(0, 10)) ?? 0);
-    }
+    const { begin, end, days } = trendYear(now);
+    const byDay = new Map(
+      (await perDay(db, access, spec, { begin, end })).map((row) => [row.day, row.count]),
+    );
     return {
       begin: begin.toISOString(),
       end: end.toISOString(),
       timeAxis: true,
-      categories,
-      series: [{ name: 'Alerts', values }],
+      categories: days,
+      series: [{ name, values: days.map((day) => byDay.get(day.slice(0, 10)) ?? 0) }],
     };
   },
+});
+
+/** Alerts per day over the past year, excluding the last hour, whatever the dashboard's range. */
+const alertTrends = trendSource('ALERT_INBOX_VIEW', 'Alerts', checkAlertDomain, (db, access, spec, range) =>
+  alertsPerDay(db, alertScope(access, spec, range)),
+);
+
+/** Alerts escalated to incidents per day of the range, one series per trigger (the top 10). */
+const escalations: ChartSource = {
+  viewPermission: 'ALERT_INBOX_VIEW',
+  check: checkAlertDomain,
+  async run(db, access, spec, range) {
+    const rows = await escalationsPerDay(db, alertScope(access, spec, range));
+    const firstDay = Math.floor(range.begin.getTime() / DAY_MS);
+    const categories: string[] = [];
+    for (let day = firstDay; day * DAY_MS <= range.end.getTime(); day++) {
+      categories.push(new Date(day * DAY_MS).toISOString());
+    }
+    const totals = new Map<string, number>();
+    for (const row of rows) totals.set(row.trigger, (totals.get(row.trigger) ?? 0) + row.count);
+    const top = [...totals.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, CHART_TOP_VALUES)
+      .map(([trigger]) => trigger);
+    const series = top.map((trigger) => {
+      const byDay = new Map(rows.filter((row) => row.trigger === trigger).map((row) => [row.day, row.count]));
+      return { name: trigger, values: categories.map((day) => byDay.get(day.slice(0, 10)) ?? 0) };
+    });
+    return { ...isoRange(range), timeAxis: true, categories, series };
+  },
 };
+
+// ---------------------------------------------------------------------------------------------------
+// Incidents and tasks
+
+const ticketPermission = { incident: 'INCIDENT_VIEW', task: 'TASK_VIEW' } as const;
+const ticketNoun = { incident: 'Incidents', task: 'Tasks' } as const;
+
+const ticketScope = (access: AccessContext, kind: TicketScope['kind'], range: Range): TicketScope => ({
+  orgId: access.org.id,
+  kind,
+  begin: range.begin,
+  end: range.end,
+});
+
+/** Ticket families have no settings of their own but the row count of lists. */
+const checkPlain = async (_db: Db, _access: AccessContext, spec: ChartSpec): Promise<ChartSpec> => ({
+  ...spec,
+  savedQueryIds: [],
+  domain: 'security',
+  rowLimit: null,
+});
+
+const ticketList = (kind: TicketScope['kind']): ChartSource => ({
+  viewPermission: ticketPermission[kind],
+  async check(db, access, spec) {
+    const checked = await checkPlain(db, access, spec);
+    const what = kind === 'incident' ? 'An incident list' : 'A task list';
+    return { ...checked, rowLimit: checkRowLimit(spec, CHART_TICKET_LIST_MAX_ROWS, what) };
+  },
+  async run(db, access, spec, range) {
+    const { rows, total } = await latestTickets(
+      db,
+      ticketScope(access, kind, range),
+      spec.rowLimit ?? CHART_ALERT_LIST_DEFAULT_ROWS,
+    );
+    return {
+      ...isoRange(range),
+      timeAxis: false,
+      columns: [kind === 'incident' ? 'Incident' : 'Task', 'Title', 'State', 'Owner', 'Created'],
+      rows: rows.map((row) => [row.slug, row.title, row.state, row.ownerName, row.createdOn.toISOString()]),
+      total,
+    };
+  },
+});
+
+const ticketCounts = (
+  kind: TicketScope['kind'],
+  count: (db: Db, scope: TicketScope) => Promise<{ key: string; count: number }[]>,
+): ChartSource => ({
+  viewPermission: ticketPermission[kind],
+  check: checkPlain,
+  async run(db, access, spec, range) {
+    return keyed(
+      await count(db, ticketScope(access, kind, range)),
+      ticketNoun[kind],
+      spec.type,
+      isoRange(range),
+    );
+  },
+});
+
+const byOwner = (db: Db, scope: TicketScope) => ticketCountsByOwner(db, scope, CHART_TOP_VALUES);
+
+/** Incidents opened per day over the past year, excluding the last hour. */
+const incidentTrends = trendSource('INCIDENT_VIEW', 'Incidents', checkPlain, (db, access, _spec, range) =>
+  ticketsPerDay(db, ticketScope(access, 'incident', range)),
+);
 
 export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   SAVED_QUERIES: savedQueries,
@@ -397,4 +516,12 @@ export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   ALERT_FLAGGED: alertFlagged,
   ALERT_TRENDS: alertTrends,
   DISMISSED_TRIGGER_ACTIVITY: dismissedActivity,
+  ESCALATIONS: escalations,
+  INCIDENT_LIST: ticketList('incident'),
+  INCIDENT_STATE_COUNTS: ticketCounts('incident', ticketCountsByState),
+  INCIDENT_OWNER_COUNTS: ticketCounts('incident', byOwner),
+  INCIDENT_TRENDS: incidentTrends,
+  TASK_LIST: ticketList('task'),
+  TASK_STATE_COUNTS: ticketCounts('task', ticketCountsByState),
+  TASK_OWNER_COUNTS: ticketCounts('task', byOwner),
 };

@@ -93,3 +93,46 @@ export const dashboardDefaults = pgTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.orgId] })],
 );
+
+/**
+ * Workspaces (spec 3): dashboards grouped under a name, with an owner and who else sees them.
+ * `sharing` is NOBODY, ALL or USERS (then `workspace_shares`); `editable_by_others` lets those it is
+ * shared with change it. Library workspaces have no organisation or owner; copies in customer
+ * organisations point at them (`copied_from_id`).
+ */
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid().references(() => orgs.id, { onDelete: 'cascade' }),
+    library: boolean().notNull().default(false),
+    copiedFromId: uuid(),
+    name: text().notNull(),
+    description: text().notNull().default(''),
+    dashboardIds: jsonb().$type<string[]>().notNull().default([]),
+    ownerId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    sharing: text().notNull().default('NOBODY'),
+    editableByOthers: boolean().notNull().default(false),
+    premiumOnly: boolean().notNull().default(false),
+    copyToCustomers: boolean().notNull().default(false),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('workspaces_org_name').on(table.orgId, sql`lower(${table.name})`),
+    index('workspaces_copied_from').on(table.orgId, table.copiedFromId),
+  ],
+);
+
+export const workspaceShares = pgTable(
+  'workspace_shares',
+  {
+    workspaceId: uuid()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.userId] }), index().on(table.userId)],
+);

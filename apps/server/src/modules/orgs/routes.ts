@@ -17,6 +17,7 @@ import { recordActivity } from '../../platform/audit/audit';
 import { accessDenied, notFound } from '../../platform/errors';
 import { orgParamsSchema } from '../../platform/http';
 import { grantOrgAccess } from '../users/repo';
+import { copyDefaultWorkspacesInto } from '../dashboards/workspace-service';
 import { findOrg, insertOrg, listAllOrgs, listUserOrgs, updateOrg, type OrgRow } from './repo';
 
 const tags = ['orgs'];
@@ -216,7 +217,9 @@ export const orgRoutes =
         schema: {
           tags,
           summary: 'Create a client organisation',
-          description: 'The creator is authorised for it at once.',
+          description:
+            'The creator is authorised for it at once. Library workspaces marked `copyToCustomers` are copied ' +
+            'into it (premium-only ones when it holds REPORTING_PREMIUM).',
           params: orgParamsSchema,
           body: managedOrgInputSchema,
           response: { 201: managedOrgSchema },
@@ -228,6 +231,8 @@ export const orgRoutes =
         const created = await db.transaction(async (tx) => {
           const org = await insertOrg(tx, valuesOf(request.body));
           await grantOrgAccess(tx, access.user.id, org.id);
+          // Library workspaces marked "copied by default" come with every new customer.
+          await copyDefaultWorkspacesInto(tx, { access, ip: request.ip }, org);
           await recordActivity(tx, {
             orgId: org.id,
             actorUserId: access.user.id,

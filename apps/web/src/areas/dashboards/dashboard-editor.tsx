@@ -10,8 +10,6 @@ import {
   Table,
   Tabs,
   Text,
-  TextInput,
-  Textarea,
 } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -29,6 +27,7 @@ import { apiFetch } from '../../lib/api';
 import { notifyMessage } from '../../lib/notify';
 import { chartsQuery, dashboardPath, dashboardsKey } from './api';
 import { RangeSelect, RefreshSelect } from './range-selects';
+import { NameFields } from './name-fields';
 
 interface Tile {
   chartId: string;
@@ -107,18 +106,12 @@ export function DashboardEditor({
       title={dashboard ? t('dashboards.editTitle') : t('dashboards.newTitle')}
     >
       <Stack gap="sm">
-        <TextInput
-          label={t('dashboards.name')}
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-        />
-        <Textarea
-          label={t('dashboards.description')}
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-          autosize
-          minRows={1}
+        <NameFields
+          labels={{ name: t('dashboards.name'), description: t('dashboards.description') }}
+          name={name}
+          onName={setName}
+          description={description}
+          onDescription={setDescription}
         />
         <Group grow>
           <RangeSelect value={intervalType} onChange={setIntervalType} />

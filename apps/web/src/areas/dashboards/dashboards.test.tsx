@@ -3,8 +3,8 @@ import type { Dashboard, DashboardSummary } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
-import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
-import { chartFixture } from './test-fixtures';
+import { HOME_ORG_ID } from '../../test/session-fixtures';
+import { chartFixture, dashboardAccess } from './test-fixtures';
 
 const base = `/api/org/${HOME_ORG_ID}`;
 const id = (n: number) => `00000000-0000-4000-8000-00000000020${n}`;
@@ -38,13 +38,7 @@ const summary = (overrides: Partial<DashboardSummary> = {}): DashboardSummary =>
 });
 
 const withAccess = (permissions: string[], isProvider = false) => ({
-  ...signedInRoutes,
-  ...orgShellRoutes(
-    orgContextOf(HOME_ORG_ID, 'Provider', {
-      permissions: ['DASHBOARD_VIEW', ...permissions],
-      org: { isProvider },
-    }),
-  ),
+  ...dashboardAccess(permissions, isProvider),
   'GET /api/health': { body: { status: 'ok', version: '1', database: 'postgres' } },
 });
 

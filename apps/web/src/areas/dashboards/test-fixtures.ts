@@ -1,5 +1,5 @@
 import type { Chart } from '@vigil/contracts';
-import { HOME_ORG_ID } from '../../test/session-fixtures';
+import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
 
 /** A chart of the home organisation as the API lists it. */
 export const chartFixture = (id: string, name: string, overrides: Partial<Chart> = {}): Chart => ({
@@ -20,4 +20,15 @@ export const chartFixture = (id: string, name: string, overrides: Partial<Chart>
   createdOn: '2026-03-01T09:00:00.000Z',
   modifiedOn: '2026-03-01T09:00:00.000Z',
   ...overrides,
+});
+
+/** The API routes of a signed-in user of the home organisation holding DASHBOARD_VIEW and `permissions`. */
+export const dashboardAccess = (permissions: string[], isProvider = false) => ({
+  ...signedInRoutes,
+  ...orgShellRoutes(
+    orgContextOf(HOME_ORG_ID, 'Provider', {
+      permissions: ['DASHBOARD_VIEW', ...permissions],
+      org: { isProvider },
+    }),
+  ),
 });

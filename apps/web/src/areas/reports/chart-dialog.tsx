@@ -1,19 +1,11 @@
-import {
-  Button,
-  Group,
-  Modal,
-  MultiSelect,
-  NumberInput,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Textarea,
-} from '@mantine/core';
+import { Button, Group, Modal, MultiSelect, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  CHART_ALERT_FAMILIES,
+  CHART_EVENTS_TABLE_MAX,
   CHART_FAMILIES,
   CHART_FAMILY_TYPES,
+  CHART_LIST_MAX_ROWS,
   chartDataSchema,
   chartSchema,
   type Chart,
@@ -31,6 +23,7 @@ import { orgPath } from '../assets/queries';
 import { chartPath, dashboardsKey } from '../dashboards/api';
 import { ChartFigure } from '../dashboards/chart-figure';
 import { savedQueriesQuery } from '../events/saved-queries';
+import { NameFields } from '../dashboards/name-fields';
 
 /** Creates or changes a chart, with a preview over the last 7 days. */
 export function ChartDialog({
@@ -58,7 +51,8 @@ export function ChartDialog({
     enabled: family === 'SAVED_QUERIES',
   });
   const types = CHART_FAMILY_TYPES[family];
-  const usesRows = type === 'events_table' || family === 'ALERT_LIST';
+  const listMax = CHART_LIST_MAX_ROWS[family];
+  const usesRows = type === 'events_table' || listMax !== undefined;
   const body = () => ({
     name,
     description,
@@ -96,18 +90,12 @@ export function ChartDialog({
   return (
     <Modal opened onClose={onClose} size="lg" title={chart ? t('charts.editTitle') : t('charts.newTitle')}>
       <Stack gap="sm">
-        <TextInput
-          label={t('charts.name')}
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-        />
-        <Textarea
-          label={t('charts.description')}
-          value={description}
-          autosize
-          minRows={1}
-          onChange={(event) => setDescription(event.currentTarget.value)}
+        <NameFields
+          labels={{ name: t('charts.name'), description: t('charts.description') }}
+          name={name}
+          onName={setName}
+          description={description}
+          onDescription={setDescription}
         />
         <Group grow>
           <Select
@@ -143,7 +131,8 @@ export function ChartDialog({
             searchable
           />
         ) : (
-          hasFraud && (
+          hasFraud &&
+          CHART_ALERT_FAMILIES.includes(family) && (
             <Select
               label={t('charts.domain')}
               data={[
@@ -158,11 +147,15 @@ export function ChartDialog({
         )}
         {usesRows && (
           <NumberInput
-            label={type === 'events_table' ? t('charts.eventCount') : t('charts.rowCount')}
+            label={
+              type === 'events_table'
+                ? t('charts.eventCount')
+                : t('charts.rowCount', { max: (listMax ?? 0).toLocaleString('en') })
+            }
             value={rowLimit}
             onChange={setRowLimit}
             min={1}
-            max={type === 'events_table' ? 100 : 10_000}
+            max={type === 'events_table' ? CHART_EVENTS_TABLE_MAX : listMax}
           />
         )}
         {preview && (

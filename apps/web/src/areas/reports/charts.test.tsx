@@ -111,6 +111,40 @@ describe('charts list', () => {
     ).toBeInTheDocument();
   });
 
+  it('creates an incident list of up to 1000 rows without asking for queries or a domain', async () => {
+    let created: Record<string, unknown> | undefined;
+    stubApi({
+      ...withAccess(EDITOR),
+      [`GET ${base}/charts`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/saved-queries`]: { body: { items: [], total: 0 } },
+      [`POST ${base}/chart`]: ({ init }) => {
+        created = JSON.parse(String(init?.body));
+        return { status: 201, body: chart(5, 'Open incidents', { family: 'INCIDENT_LIST', type: 'table' }) };
+      },
+    });
+    const { user } = renderApp(`/reports/charts/list?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'New chart' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New chart' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Open incidents');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Data source' }));
+    await user.click(await screen.findByRole('option', { name: 'Incident list' }));
+    expect(within(dialog).getByRole('combobox', { name: 'Type' })).toHaveValue('Table');
+    expect(
+      within(dialog).queryByRole('combobox', { name: 'Saved or library queries' }),
+    ).not.toBeInTheDocument();
+    const rows = within(dialog).getByRole('textbox', { name: 'Rows shown (1 to 1,000)' });
+    await user.clear(rows);
+    await user.type(rows, '1000');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(created).toBeDefined());
+    expect(created).toMatchObject({
+      family: 'INCIDENT_LIST',
+      type: 'table',
+      rowLimit: 1000,
+      savedQueryIds: [],
+    });
+  });
+
   it('offers no changes to a chart viewer', async () => {
     stubApi({
       ...withAccess(['CHART_VIEW', 'CHART_EDIT']),

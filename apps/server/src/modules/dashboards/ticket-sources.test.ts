@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type HttpMethod, orgRequest, type TestContext } from '../../../test/app';
+import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
+import { alerts } from '../alerts/tables';
+import { insertTicket } from '../tickets/repo';
+
+/** The incident, task and escalation families of charts, under the viewer's permissions. */
+let ctx: TestContext;
+let orgId: string;
+let otherOrgId: string;
+let editor: SeededUser;
+let incidentsOnly: SeededUser;
+let tasksOnly: SeededUser;
+let owner: SeededUser;
+
+const EDIT = [
+  'CHART_VIEW',
+  'CHART_EDIT',
+  'EVENT_VIEW',
+  'EVENT_EDIT',
+  'SAVED_SEARCH_VIEW',
+  'SAVED_SEARCH_EDIT',
+  'DASHBOARD_VIEW',
+  'ALERT_INBOX_VIEW',
+  'INCIDENT_VIEW',
+  'TASK_VIEW',
+] as const;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const now = Date.now();
+const LAST_WEEK = { begin: new Date(now - 7 * DAY).toISOString(), end: new Date(now).toISOString() };
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const db = ctx.database.db;
+  orgId = (await seedOrg(db)).id;
+  otherOrgId = (await seedOrg(db)).id;
+  editor = await seedUser(db, { homeOrgId: orgId, permissions: [...EDIT] });
+  owner = await seedUser(db, { homeOrgId: orgId, permissions: ['INCIDENT_VIEW'] });
+  incidentsOnly = await seedUser(db, {
+    homeOrgId: orgId,
+    permissions: ['DASHBOARD_VIEW', 'INCIDENT_VIEW'],
+  });
+  tasksOnly = await seedUser(db, { homeOrgId: orgId, permissions: ['DASHBOARD_VIEW', 'TASK_VIEW'] });
+  const ticket = (kind: 'incident' | 'task', title: string, state: string, ago: number, ownerId?: string) =>
+    insertTicket(db, orgId, kind, {
+      title,
+      state,
+      ownerId: ownerId ?? null,
+      createdOn: new Date(now - ago),
+      modifiedOn: new Date(now - ago),
+    });
+  await ticket('incident', 'Phishing wave', 'TRIAGE', 2 * HOUR, owner.id);
+  await ticket('incident', 'Card skimming', 'ANALYSIS', 3 * DAY, owner.id);
+  await ticket('incident', 'Old ransomware', 'CLOSED', 60 * DAY);
+  // Inside the last hour: counted by ranges, left out of the trend.
+  await ticket('incident', 'Just opened', 'TRIAGE', 10 * 60_000);
+  await ticket('task', 'Review firewall rules', 'OPEN', DAY);
+  await ticket('task', 'Rotate keys', 'CLOSED', 2 * DAY, owner.id);
+  await insertTicket(db, otherOrgId, 'incident', {
+    title: 'Theirs',
+    state: 'TRIAGE',
+    createdOn: new Date(now - HOUR * 5),
+  });
+  await db.insert(alerts).values([
+    {
+      orgId,
+      kind: 'THREAT_MATCH',
+      title: 'Escalated one',
+      severity: 'HIGH',
+      state: 'ESCALATED',
+      firedAt: new Date(now - 2 * DAY),
+      escalatedAt: new Date(now - 2 * DAY),
+    },
+    {
+      orgId,
+      kind: 'THREAT_MATCH',
+      title: 'Escalated two',
+      severity: 'HIGH',
+      state: 'ESCALATED',
+      firedAt: new Date(now - DAY),
+      escalatedAt: new Date(now - DAY),
+    },
+    { orgId, kind: 'THREAT_MATCH', title: 'Not escalated', severity: 'LOW', firedAt: new Date(now - DAY) },
+    {
+      orgId: otherOrgId,
+      kind: 'THREAT_MATCH',
+      title: 'Theirs',
+      severity: 'LOW',
+      firedAt: new Date(now - DAY),
+      escalatedAt: new Date(now - DAY),
+    },
+  ]);
+});
+afterAll(() => ctx.close());
+
+const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object) =>
+  orgRequest(ctx, orgId, method, path, user, payload);
+
+async function createChart(payload: object): Promise<{ id: string; rowLimit: number | null }> {
+  const response = await call('POST', '/chart', editor, { name: 'Chart', ...payload });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+async function data(chartId: string, user: SeededUser, range: object = LAST_WEEK) {
+  const response = await call('POST', `/chart/${chartId}/data`, user, range);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+describe('incident and task families', () => {
+  it('lists the latest incidents of the range with their state and owner, up to 1000 rows', async () => {
+    const list = await createChart({ type: 'table', family: 'INCIDENT_LIST', rowLimit: 2 });
+    const drawn = await data(list.id, incidentsOnly);
+    expect(drawn.columns).toEqual(['Incident', 'Title', 'State', 'Owner', 'Created']);
+    expect(drawn.rows.map((row: string[]) => row.slice(1, 4))).toEqual([
+      ['Just opened', 'TRIAGE', null],
+      ['Phishing wave', 'TRIAGE', 'Test User'],
+    ]);
+    expect(drawn.rows[0][0]).toMatch(/^INC-\d+$/);
+    // Three in the week; the old one and the other organisation's are not.
+    expect(drawn.total).toBe(3);
+
+    const fresh = await createChart({ type: 'table', family: 'TASK_LIST' });
+    expect(fresh.rowLimit).toBe(10);
+    expect((await createChart({ type: 'table', family: 'TASK_LIST', rowLimit: 1000 })).rowLimit).toBe(1000);
+    for (const rowLimit of [0, 1001]) {
+      const refused = await call('POST', '/chart', editor, {
+        name: 'Too many',
+        type: 'table',
+        family: 'INCIDENT_LIST',
+        rowLimit,
+      });
+      expect([refused.statusCode, refused.json().key, refused.json().field]).toEqual([
+        400,
+        'CHART_ROW_LIMIT_INVALID',
+        'rowLimit',
+      ]);
+    }
+    const badType = await call('POST', '/chart', editor, { name: 'Pie', type: 'pie', family: 'TASK_LIST' });
+    expect([badType.statusCode, badType.json().key]).toEqual([400, 'CHART_TYPE_NOT_SUPPORTED']);
+  });
+
+  it('counts incidents and tasks by state (every state listed) and by owner', async () => {
+    const byState = await createChart({ type: 'bar', family: 'INCIDENT_STATE_COUNTS' });
+    expect(await data(byState.id, incidentsOnly)).toMatchObject({
+      categories: ['TRIAGE', 'ANALYSIS', 'REMEDIATION', 'RESOLVED', 'CLOSED', 'INVALID'],
+      series: [{ name: 'Incidents', values: [2, 1, 0, 0, 0, 0] }],
+    });
+    const year = { intervalType: 'ALL_TIME' };
+    expect((await data(byState.id, incidentsOnly, year)).series[0].values).toEqual([2, 1, 0, 0, 1, 0]);
+
+    const badge = await createChart({ type: 'badge', family: 'INCIDENT_STATE_COUNTS' });
+    expect((await data(badge.id, incidentsOnly)).value).toBe(3);
+
+    const byOwner = await createChart({ type: 'pie', family: 'INCIDENT_OWNER_COUNTS' });
+    expect(await data(byOwner.id, incidentsOnly)).toMatchObject({
+      categories: ['Test User', 'Unassigned'],
+      series: [{ values: [2, 1] }],
+    });
+
+    const tasks = await createChart({ type: 'table', family: 'TASK_STATE_COUNTS' });
+    expect(await data(tasks.id, tasksOnly)).toMatchObject({
+      categories: ['OPEN', 'CLOSED', 'INVALID'],
+      series: [{ name: 'Tasks', values: [1, 1, 0] }],
+    });
+    const taskOwners = await createChart({ type: 'bar', family: 'TASK_OWNER_COUNTS' });
+    expect((await data(taskOwners.id, tasksOnly)).series[0].values).toEqual([1, 1]);
+  });
+
+  it('draws the incident trend over the past year without the last hour, whatever the range', async () => {
+    const trend = await createChart({ type: 'line', family: 'INCIDENT_TRENDS' });
+    const drawn = await data(trend.id, incidentsOnly, { intervalType: '1H' });
+    expect(drawn.timeAxis).toBe(true);
+    expect(drawn.categories.length).toBeGreaterThanOrEqual(365);
+    expect(new Date(drawn.end).getTime()).toBeLessThanOrEqual(Date.now() - HOUR);
+    // Three incidents of the past year; the one of ten minutes ago is left out.
+    expect(sum(drawn.series[0].values)).toBe(3);
+  });
+
+  it('refuses ticket families to viewers without INCIDENT_VIEW or TASK_VIEW', async () => {
+    const incidents = await createChart({ type: 'table', family: 'INCIDENT_LIST' });
+    const trend = await createChart({ type: 'bar', family: 'INCIDENT_TRENDS' });
+    const tasks = await createChart({ type: 'bar', family: 'TASK_STATE_COUNTS' });
+    for (const [chart, user] of [
+      [incidents, tasksOnly],
+      [trend, tasksOnly],
+      [tasks, incidentsOnly],
+    ] as const) {
+      const denied = await call('POST', `/chart/${chart.id}/data`, user, LAST_WEEK);
+      expect([denied.statusCode, denied.json().key, denied.json().params]).toEqual([
+        403,
+        'PERMISSION_DENIED',
+        { permission: chart === tasks ? 'TASK_VIEW' : 'INCIDENT_VIEW' },
+      ]);
+    }
+  });
+});
+
+describe('escalation chart', () => {
+  it('counts alerts escalated per day and trigger in the range, needing the alert inbox', async () => {
+    const chart = await createChart({ type: 'bar', family: 'ESCALATIONS' });
+    const drawn = await data(chart.id, editor);
+    expect(drawn.timeAxis).toBe(true);
+    expect(drawn.categories.length).toBe(8);
+    expect(drawn.series).toHaveLength(1);
+    expect(drawn.series[0].name).toBe('Threat match');
+    expect(sum(drawn.series[0].values)).toBe(2);
+    const day = (ago: number) => new Date(now - ago).toISOString().slice(0, 10);
+    const at = (date: string) =>
+      drawn.series[0].values[drawn.categories.findIndex((c: string) => c.startsWith(date))];
+    expect([at(day(2 * DAY)), at(day(DAY))]).toEqual([1, 1]);
+
+    const denied = await call('POST', `/chart/${chart.id}/data`, incidentsOnly, LAST_WEEK);
+    expect([denied.statusCode, denied.json().key]).toEqual([403, 'PERMISSION_DENIED']);
+  });
+});
