@@ -2,6 +2,9 @@ import { apiErrorSchema, type ApiError } from '@vigil/contracts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** The base path of an organisation's calls. */
+export const orgPath = (orgId: string) => `/api/org/${encodeURIComponent(orgId)}`;
+
 /** Anything with a zod-style `parse`, so the schemas of `@vigil/contracts` can be passed as they are. */
 export interface ResponseSchema<T> {
   parse(data: unknown): T;

@@ -10,10 +10,11 @@ import {
   type AssetSortField,
 } from '@vigil/contracts';
 import { z } from 'zod';
-import { apiFetch } from '../../lib/api';
+import { apiFetch, orgPath } from '../../lib/api';
 import { assetSearchParams, type AssetFilters } from './search';
 
-export const orgPath = (orgId: string) => `/api/org/${encodeURIComponent(orgId)}`;
+/** Kept here too for the area's callers. */
+export { orgPath };
 export const assetPath = (orgId: string, assetId: string) =>
   `${orgPath(orgId)}/asset/${encodeURIComponent(assetId)}`;
 

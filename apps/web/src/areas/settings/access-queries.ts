@@ -10,9 +10,10 @@ import {
   type UserSortField,
 } from '@vigil/contracts';
 import { z } from 'zod';
-import { apiFetch } from '../../lib/api';
+import { apiFetch, orgPath } from '../../lib/api';
 
-export const orgPath = (orgId: string) => `/api/org/${encodeURIComponent(orgId)}`;
+/** Kept here too for the area's callers. */
+export { orgPath };
 
 /** Every query of users, roles and job descriptors of one organisation starts with this key. */
 export const accessKey = (orgId: string) => ['settings', orgId, 'access'] as const;
