@@ -31,6 +31,8 @@ import { defineEscalationJobs } from './modules/metadata/escalation-engine';
 import { escalationRoutes } from './modules/metadata/escalation-routes';
 import { metadataRoutes } from './modules/metadata/routes';
 import { orgRoutes } from './modules/orgs/routes';
+import { reportRoutes } from './modules/reports/routes';
+import { defineReportJobs, queueOn } from './modules/reports/service';
 import { roleRoutes } from './modules/roles/routes';
 import { restrictionRoutes } from './modules/restrictions/routes';
 import { ssoAdminRoutes } from './modules/sso/admin-routes';
@@ -163,6 +165,7 @@ export async function buildApp(deps: AppDeps) {
   defineTriggerJobs(deps.jobs, database.db, sendMail);
   defineScheduleJobs(deps.jobs, database.db);
   defineEscalationJobs(deps.jobs, database.db, config.PUBLIC_URL);
+  defineReportJobs(deps.jobs, database.db, sendMail);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));
@@ -205,6 +208,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(taskScheduleRoutes(database.db));
   await app.register(dashboardRoutes(database.db));
   await app.register(workspaceRoutes(database.db));
+  await app.register(reportRoutes(database.db, queueOn(deps.jobs)));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 

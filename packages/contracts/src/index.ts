@@ -27,3 +27,5 @@ export * from './tickets';
 export * from './dashboards';
 export * from './task-schedules';
 export * from './workspaces';
+export * from './reports';
+export * from './chart-options';

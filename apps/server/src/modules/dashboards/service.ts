@@ -19,6 +19,7 @@ import { recordActivity } from '../../platform/audit/audit';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { resolveRange } from '../events/service';
 import { listAllOrgs } from '../orgs/repo';
+import { chartUsedInReports } from '../reports/usage';
 import { viewerOf } from '../roles/rules';
 import {
   copiedLibraryIds,
@@ -212,6 +213,12 @@ async function editableChart(db: Db, access: AccessContext, id: string): Promise
   return view.row;
 }
 
+/** A chart's series are the data it draws: its family, queries and domain (not its look or name). */
+const seriesChanged = (before: ChartRow, after: ChartSpec) =>
+  before.family !== after.family ||
+  before.domain !== after.domain ||
+  JSON.stringify(before.savedQueryIds) !== JSON.stringify(after.savedQueryIds);
+
 export async function updateChartFields(
   db: Db,
   actor: Actor,
@@ -222,6 +229,13 @@ export async function updateChartFields(
   const before = await editableChart(db, access, id);
   if (before.state !== 'ACTIVE') throw chartNotFound();
   const spec = await checkChart(db, access, { ...input, library: before.library });
+  if (seriesChanged(before, spec) && (await chartUsedInReports(db, id))) {
+    throw validationFailed(
+      'SERIES_USED_IN_ON_DEMAND_REPORT',
+      'Cannot modify a series that is used in an On-Demand Report',
+      { field: 'savedQueryIds' },
+    );
+  }
   return db.transaction(async (tx) => {
     const row = await updateChart(tx, id, { name: input.name, description: input.description, ...spec });
     await chartAudit(tx, actor, 'updated', id, { before: chartSnapshot(before), after: chartSnapshot(row) });
@@ -341,6 +355,17 @@ export async function runChartSpec(
   }
   const resolved = rangeOf(range, now);
   return source.run(db, access, spec, resolved, now);
+}
+
+/** The charts of `ids` the caller's organisation sees (its own and the library's), in any state. */
+export async function visibleCharts(db: Db, access: AccessContext, ids: string[]): Promise<Chart[]> {
+  const views = await findChartViews(db, access.org.id, ids);
+  const flags = await chartEditableFlags(
+    db,
+    access,
+    views.map((view) => view.row),
+  );
+  return views.map((view, index) => chartJson(view, flags[index]!));
 }
 
 export async function chartData(

@@ -142,7 +142,8 @@ export const ticketHistory = pgTable(
   (table) => [index().on(table.ticketId, table.at)],
 );
 
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+/** Bytes stored in the row (files, generated PDFs). */
+export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });
