@@ -253,8 +253,11 @@ const workspacesRoute = orgRoute('/dashboards/workspace-tiles').lazy(() =>
 const libraryWorkspacesRoute = orgRoute('/dashboards/library/workspace-tiles').lazy(() =>
   import('./areas/dashboards/workspaces.lazy').then((m) => m.libraryWorkspacesRoute),
 );
-const reportsRoute = orgRoute('/reports/$').lazy(() =>
-  import('./areas/reports/unavailable.lazy').then((m) => m.reportsRoute),
+const reportsRoute = orgRoute('/reports').lazy(() =>
+  import('./areas/reports/reports.lazy').then((m) => m.Route),
+);
+const reportTemplatesRoute = orgRoute('/reports/templates/list').lazy(() =>
+  import('./areas/reports/templates.lazy').then((m) => m.Route),
 );
 const ticketsRoute = orgRoute('/tickets/$').lazy(() =>
   import('./areas/tickets/unavailable.lazy').then((m) => m.ticketsRoute),
@@ -455,6 +458,7 @@ const routeTree = rootRoute.addChildren([
   libraryWorkspacesRoute,
   chartsRoute,
   reportsRoute,
+  reportTemplatesRoute,
   ticketsRoute,
   incidentsRoute,
   tasksRoute,

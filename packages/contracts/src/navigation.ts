@@ -463,6 +463,8 @@ export const LEGACY_REDIRECTS: readonly { from: RegExp; to: string }[] = [
   { from: /^\/alerts\/new-inbox$/, to: '/alerts/inbox' },
   { from: /^(?:\/dashboards)?\/library\/workspace-tiles-page$/, to: '/dashboards/library/workspace-tiles' },
   { from: /^(?:\/dashboards)?\/workspace-tiles-page$/, to: '/dashboards/workspace-tiles' },
+  // Spec 3 names /reports/templates and /reports/charts beside their lists.
+  { from: /^\/reports\/(templates|charts)$/, to: '/reports/$1/list' },
 ];
 
 /** Where a legacy path leads now, or null when `pathname` is not a legacy path. */

@@ -1,0 +1,144 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type { Report, ReportTemplate } from '@vigil/contracts';
+import { describe, expect, it } from 'vitest';
+import { stubApi } from '../../test/fetch-stub';
+import { renderApp } from '../../test/render-app';
+import { HOME_ORG_ID } from '../../test/session-fixtures';
+import { chartFixture, dashboardAccess } from '../dashboards/test-fixtures';
+
+const base = `/api/org/${HOME_ORG_ID}`;
+const id = (n: number) => `00000000-0000-4000-8000-00000000020${n}`;
+
+const template = (n: number, name: string, charts: ReportTemplate['charts'] = []): ReportTemplate => ({
+  id: id(n),
+  name,
+  description: '',
+  charts,
+  createdByName: 'Ann Lee',
+  createdOn: '2026-03-01T09:00:00.000Z',
+  modifiedOn: '2026-03-01T09:00:00.000Z',
+});
+
+const report = (n: number, name: string, overrides: Partial<Report> = {}): Report => ({
+  id: id(n),
+  templateId: id(1),
+  scheduleId: null,
+  name,
+  range: '7D',
+  begin: '2026-03-01T00:00:00.000Z',
+  end: '2026-03-08T00:00:00.000Z',
+  state: 'COMPLETED',
+  errorKey: null,
+  size: 20_000,
+  requestedByName: 'Ann Lee',
+  requestedOn: '2026-03-08T00:00:00.000Z',
+  completedOn: '2026-03-08T00:00:10.000Z',
+  ...overrides,
+});
+
+const EDITOR = ['REPORT_VIEW', 'REPORT_EDIT', 'CHART_VIEW'];
+
+describe('reports', () => {
+  it('requests a report, shows it being built until it completes, and shows a failure', async () => {
+    let requested: unknown;
+    let calls = 0;
+    stubApi({
+      ...dashboardAccess(EDITOR),
+      [`GET ${base}/report-templates`]: { body: { items: [template(1, 'Weekly SOC')], total: 1 } },
+      [`GET ${base}/reports`]: () => {
+        calls++;
+        const items = [
+          report(3, 'Monthly fraud', {
+            state: 'FAILED',
+            errorKey: 'REPORT_GENERATION_FAILED',
+            size: null,
+            completedOn: null,
+          }),
+        ];
+        if (requested)
+          items.unshift(report(2, 'Weekly SOC', calls < 4 ? { state: 'BUILDING', size: null } : {}));
+        return { body: { items, total: items.length } };
+      },
+      [`POST ${base}/report`]: ({ init }) => {
+        requested = JSON.parse(String(init?.body));
+        return { status: 202, body: report(2, 'Weekly SOC', { state: 'REQUESTED', size: null }) };
+      },
+    });
+    const { user } = renderApp(`/reports?orgId=${HOME_ORG_ID}`);
+    const failed = await screen.findByRole('row', { name: /Monthly fraud/ });
+    expect(within(failed).getByText('Failed')).toBeInTheDocument();
+    expect(within(failed).getByText('There has been an error generating your report.')).toBeInTheDocument();
+    expect(within(failed).queryByRole('button', { name: /Download/ })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Request report' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Request a report' });
+    await user.click(within(dialog).getByRole('combobox', { name: /Template/ }));
+    await user.click(await screen.findByRole('option', { name: 'Weekly SOC' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Range' }));
+    await user.click(await screen.findByRole('option', { name: 'Last 30 days' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Request' }));
+
+    await waitFor(() => expect(requested).toEqual({ templateId: id(1), range: '30D' }));
+    const building = await screen.findByRole('row', { name: /Weekly SOC/ });
+    expect(within(building).getByText('Building')).toBeInTheDocument();
+    // The list is read again while a report is being built, until it is completed.
+    await waitFor(
+      () =>
+        expect(
+          within(screen.getByRole('row', { name: /Weekly SOC/ })).getByText('Completed'),
+        ).toBeInTheDocument(),
+      {
+        timeout: 10_000,
+      },
+    );
+    expect(screen.getByRole('button', { name: 'Download Weekly SOC' })).toBeInTheDocument();
+  }, 20_000);
+
+  it('shows the reports read-only without REPORT_EDIT', async () => {
+    stubApi({
+      ...dashboardAccess(['REPORT_VIEW']),
+      [`GET ${base}/reports`]: { body: { items: [report(2, 'Weekly SOC')], total: 1 } },
+    });
+    renderApp(`/reports?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByRole('button', { name: 'Download Weekly SOC' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Request report' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete Weekly SOC' })).not.toBeInTheDocument();
+  });
+});
+
+describe('report templates', () => {
+  it('builds a template by picking charts and putting them in order', async () => {
+    let saved: unknown;
+    stubApi({
+      ...dashboardAccess(EDITOR),
+      [`GET ${base}/report-templates`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/charts`]: {
+        body: {
+          items: [chartFixture(id(5), 'Logins by host'), chartFixture(id(6), 'Alerts by severity')],
+          total: 2,
+        },
+      },
+      [`POST ${base}/report-template`]: ({ init }) => {
+        saved = JSON.parse(String(init?.body));
+        return { status: 201, body: template(1, 'Board pack') };
+      },
+    });
+    const { user } = renderApp(`/reports/templates/list?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('No report templates yet')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New template' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New report template' });
+    expect(within(dialog).getByText('A template needs at least one chart.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeDisabled();
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'Board pack');
+    const picker = within(dialog).getByRole('combobox', { name: /Add a chart/ });
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: 'Logins by host' }));
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: 'Alerts by severity' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Move Alerts by severity up' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(saved).toEqual({ name: 'Board pack', description: '', chartIds: [id(6), id(5)] }),
+    );
+  });
+});
