@@ -18,6 +18,7 @@ import { seedCustomParsersDemo } from './custom-parsers';
 import { seedDashboardsDemo, seedLibraryDashboardDemo, seedWorkspaceDemo } from './dashboards';
 import { seedEscalationDemo } from './escalation';
 import { seedEventsDemo, seedTrickleTokens } from './events';
+import { seedReportsDemo } from './reports';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
 import { seedTaskSchedulesDemo } from './schedules';
@@ -198,6 +199,12 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedEscalationDemo(db, peopleOf(0));
   for (const orgId of clientOrgIds) {
     const dashboardId = await seedDashboardsDemo(db, orgId, context.adminUserId);
+    const demoOrg = DEMO_ORGS.find((entry) => orgIds[entry.key] === orgId)!;
+    await seedReportsDemo(db, orgId, {
+      dashboardId,
+      requestedBy: context.adminUserId,
+      recipient: `security@${demoOrg.domain}`,
+    });
     if (orgId === orgIds.harbor) {
       await seedWorkspaceDemo(db, orgId, {
         ownerId: peopleOf(0).adminId,
