@@ -323,24 +323,40 @@ describe('on-demand reports', () => {
     expect([gone.statusCode, gone.json().key]).toEqual([404, 'REPORT_NOT_FOUND']);
   });
 
-  it('builds a report whose job was lost (a crash between writing it and queueing it) on the next tick', async () => {
+  it('builds on the next tick a report whose job was lost and starts over one cut short by a stop', async () => {
     const template = await createTemplate({ name: 'Recovered', chartIds: [chartIds.badge] });
-    const [lost] = await ctx.database.db
-      .insert(reports)
-      .values({
-        orgId,
-        templateId: template.id,
-        name: 'Recovered',
-        range: '7D',
-        begin: new Date(Date.now() - 7 * 86_400_000),
-        end: new Date(),
-        requestedBy: editor.id,
-      })
-      .returning();
+    const insert = async (values: Partial<typeof reports.$inferInsert>) =>
+      (
+        await ctx.database.db
+          .insert(reports)
+          .values({
+            orgId,
+            templateId: template.id,
+            name: 'Recovered',
+            range: '7D',
+            begin: new Date(Date.now() - 7 * 86_400_000),
+            end: new Date(),
+            requestedBy: editor.id,
+            ...values,
+          })
+          .returning()
+      )[0]!;
+    // Written, but the process stopped before its job was queued.
+    const lost = await insert({});
+    // Its worker stopped mid-build 20 minutes ago.
+    const cut = await insert({ state: 'BUILDING', requestedOn: new Date(Date.now() - 20 * 60_000) });
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect((await call('GET', `/report/${lost!.id}`, viewer)).json().state).toBe('REQUESTED');
-    await runDueSchedules(ctx.database.db, queueOn(ctx.jobs), new Date(Date.now() + 11 * 60_000));
-    await waitForState(lost!.id, 'COMPLETED');
+    expect((await call('GET', `/report/${lost.id}`, viewer)).json().state).toBe('REQUESTED');
+    await runDueSchedules(ctx.database.db, queueOn(ctx.jobs), new Date(Date.now() + 2 * 60_000));
+    await waitForState(lost.id, 'COMPLETED');
+    await waitForState(cut.id, 'COMPLETED');
+    // Queued again once built, it is not built twice.
+    const size = (await call('GET', `/report/${lost.id}`, viewer)).json().size;
+    await buildReport(ctx.database.db, lost.id);
+    expect((await call('GET', `/report/${lost.id}`, viewer)).json()).toMatchObject({
+      state: 'COMPLETED',
+      size,
+    });
   });
 });
 

@@ -51,8 +51,10 @@ import {
 
 export const REPORT_BUILD_JOB = 'reports.build';
 export const REPORT_SCHEDULE_TICK_JOB = 'reports.schedules.tick';
-/** A report still requested this long after it was asked for has lost its build job: it is sent again. */
-const LOST_JOB_AFTER_MS = 10 * 60_000;
+/** A report still requested this long after it was asked for has lost its build job: it is queued again. */
+const LOST_JOB_AFTER_MS = 60_000;
+/** A build that ran longer than its job may (the process stopped mid-build) starts over. */
+const BUILD_EXPIRE_SECONDS = 900;
 
 type ParsedTemplate = z.output<typeof reportTemplateInputSchema>;
 type ParsedSchedule = z.output<typeof reportScheduleInputSchema>;
@@ -368,7 +370,8 @@ export interface BuildDeps {
  * e-mailed to the schedule's recipients. Does nothing for a report another worker took or deleted.
  */
 export async function buildReport(db: Db, reportId: string, deps: BuildDeps = {}, now = new Date()) {
-  const row = await moveReport(db, reportId, REPORT_PENDING_STATES, { state: 'WAITING_FOR_DATA' });
+  // Only one worker takes a report, however often its job was queued.
+  const row = await moveReport(db, reportId, ['REQUESTED'], { state: 'WAITING_FOR_DATA' });
   if (!row) return;
   let pdf: Buffer | null = null;
   try {
@@ -555,7 +558,8 @@ export async function deleteSchedule(db: Db, actor: Actor, id: string) {
 
 /**
  * Starts the report of every schedule that is due, each in its own transaction, and moves the
- * schedule to its next run; then queues again any report whose build job was lost.
+ * schedule to its next run; then starts over builds cut short by a stop and queues again reports
+ * whose build job was lost (or never sent: the demo data's). A report queued twice is built once.
  */
 export async function runDueSchedules(db: Db, queue: QueueBuild, now = new Date()): Promise<number> {
   let started = 0;
@@ -583,6 +587,10 @@ export async function runDueSchedules(db: Db, queue: QueueBuild, now = new Date(
     await queue(reportId);
     started++;
   }
+  const stuckBefore = new Date(now.getTime() - BUILD_EXPIRE_SECONDS * 1000);
+  for (const { id } of await staleReports(db, ['WAITING_FOR_DATA', 'BUILDING'], stuckBefore)) {
+    await moveReport(db, id, ['WAITING_FOR_DATA', 'BUILDING'], { state: 'REQUESTED' });
+  }
   for (const { id } of await staleReports(db, ['REQUESTED'], new Date(now.getTime() - LOST_JOB_AFTER_MS))) {
     await queue(id);
   }
@@ -594,7 +602,7 @@ export function defineReportJobs(jobs: JobRunner, db: Db, sendMail: SendMail) {
   jobs.define<{ reportId: string }>({
     name: REPORT_BUILD_JOB,
     retry: { retryLimit: 2, retryDelay: 30 },
-    expireInSeconds: 900,
+    expireInSeconds: BUILD_EXPIRE_SECONDS,
     handler: async ({ reportId }) => buildReport(db, reportId, { sendMail, log: jobs.logger }),
   });
   jobs.define({
