@@ -92,7 +92,7 @@ describe('reports', () => {
       },
     );
     expect(screen.getByRole('button', { name: 'Download Weekly SOC' })).toBeInTheDocument();
-  }, 20_000);
+  }, 30_000);
 
   it('shows the reports read-only without REPORT_EDIT', async () => {
     stubApi({
@@ -104,6 +104,70 @@ describe('reports', () => {
     expect(screen.queryByRole('button', { name: 'Request report' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete Weekly SOC' })).not.toBeInTheDocument();
   });
+});
+
+describe('report schedules', () => {
+  it('schedules a template for recipients, refusing what is not an address, and pauses it', async () => {
+    let saved: unknown;
+    let paused = '';
+    const schedule = {
+      id: id(7),
+      templateId: id(1),
+      templateName: 'Weekly SOC',
+      range: 'LAST_WEEK' as const,
+      frequency: 'WEEKLY' as const,
+      recipients: ['soc@bank.example'],
+      state: 'ACTIVE' as const,
+      nextRunAt: '2026-03-09T00:00:00.000Z',
+      lastRunAt: null,
+      lastRunState: null,
+      createdByName: 'Ann Lee',
+      createdOn: '2026-03-01T09:00:00.000Z',
+    };
+    stubApi({
+      ...dashboardAccess(EDITOR),
+      [`GET ${base}/reports`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/report-templates`]: { body: { items: [template(1, 'Weekly SOC')], total: 1 } },
+      [`GET ${base}/report-schedules`]: () => ({
+        body: saved ? { items: [schedule], total: 1 } : { items: [], total: 0 },
+      }),
+      [`POST ${base}/report-schedule`]: ({ init }) => {
+        saved = JSON.parse(String(init?.body));
+        return { status: 201, body: schedule };
+      },
+      [`POST ${base}/report-schedule/${id(7)}/pause`]: () => {
+        paused = id(7);
+        return { body: { ...schedule, state: 'PAUSED' } };
+      },
+    });
+    const { user } = renderApp(`/reports?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('tab', { name: 'Schedules' }));
+    expect(await screen.findByText('No report schedules')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New schedule' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule a report' });
+    await user.click(within(dialog).getByRole('combobox', { name: /Template/ }));
+    await user.click(await screen.findByRole('option', { name: 'Weekly SOC' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Range' }));
+    await user.click(await screen.findByRole('option', { name: 'Last week' }));
+    const recipients = within(dialog).getByRole('combobox', { name: /Recipients/ });
+    await user.type(recipients, 'not-an-address{enter}');
+    expect(await within(dialog).findByText('not-an-address is not an e-mail address.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeDisabled();
+    await user.type(recipients, '{backspace}soc@bank.example{enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(saved).toEqual({
+        templateId: id(1),
+        range: 'LAST_WEEK',
+        frequency: 'WEEKLY',
+        recipients: ['soc@bank.example'],
+      }),
+    );
+    const row = await screen.findByRole('row', { name: /Weekly SOC/ });
+    expect(within(row).getByText('soc@bank.example')).toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: 'Pause the schedule of Weekly SOC' }));
+    await waitFor(() => expect(paused).toBe(id(7)));
+  }, 30_000);
 });
 
 describe('report templates', () => {
