@@ -186,9 +186,7 @@ export const evidenceInputSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('link'),
     name: z.string().trim().min(1).max(GOVERNANCE_NAME_MAX_LENGTH),
-    url: z
-      .url({ protocol: /^https?$/ })
-      .max(EVIDENCE_URL_MAX_LENGTH),
+    url: z.url({ protocol: /^https?$/ }).max(EVIDENCE_URL_MAX_LENGTH),
   }),
   z.object({ kind: z.literal('ticket'), slug: z.string().trim().min(1).max(64) }),
 ]);
@@ -201,9 +199,7 @@ export const controlAnswerSchema = z.object({
   ownerName: z.string().nullable(),
   notes: z.string(),
   /** Carried over from another framework's answer (crosswalk); shown for review until saved. */
-  suggestion: z
-    .object({ status: z.enum(CONTROL_ANSWER_STATUSES), from: z.string() })
-    .nullable(),
+  suggestion: z.object({ status: z.enum(CONTROL_ANSWER_STATUSES), from: z.string() }).nullable(),
   evidence: z.array(evidenceSchema),
   modifiedByName: z.string().nullable(),
   modifiedOn: z.string().nullable(),

@@ -8,7 +8,9 @@ const csfFile = JSON.parse(
   readFileSync(new URL('./data/nist-csf-2.0-catalog.json', import.meta.url), 'utf8'),
 ) as unknown;
 
-const catalog = (body: object) => ({ catalog: { uuid: 'c1', metadata: { title: 'Mini', version: '1' }, ...body } });
+const catalog = (body: object) => ({
+  catalog: { uuid: 'c1', metadata: { title: 'Mini', version: '1' }, ...body },
+});
 
 function errorOf(document: unknown): OscalCatalogError {
   try {
@@ -66,9 +68,15 @@ describe('OSCAL catalog importer rules', () => {
               {
                 id: 'ac-2',
                 title: 'Account Management',
-                parts: [{ name: 'statement', prose: 'Manage accounts.', parts: [{ name: 'item', prose: 'a.' }] }],
+                parts: [
+                  { name: 'statement', prose: 'Manage accounts.', parts: [{ name: 'item', prose: 'a.' }] },
+                ],
                 controls: [
-                  { id: 'ac-2.1', title: 'Automated Management', parts: [{ name: 'guidance', prose: 'Use tools.' }] },
+                  {
+                    id: 'ac-2.1',
+                    title: 'Automated Management',
+                    parts: [{ name: 'guidance', prose: 'Use tools.' }],
+                  },
                   { id: 'ac-2.2', title: 'Gone', props: [{ name: 'status', value: 'Withdrawn' }] },
                 ],
               },

@@ -110,7 +110,11 @@ function readControls(values: unknown[], path: string, counter: Counter) {
     if (isWithdrawn(item, controlPath)) return;
     count(counter, controlPath);
     const control = readControl(item, controlPath);
-    const nested = readControls(arrayAt(item.controls, `${controlPath}.controls`), `${controlPath}.controls`, counter);
+    const nested = readControls(
+      arrayAt(item.controls, `${controlPath}.controls`),
+      `${controlPath}.controls`,
+      counter,
+    );
     if (nested.controls.length === 0 && nested.sections.length === 0) {
       controls.push(control);
       return;
@@ -135,12 +139,21 @@ function readGroups(values: unknown[], path: string, counter: Counter): Template
     count(counter, groupPath);
     const title = textAt(group.title, `${groupPath}.title`);
     const parts = arrayAt(group.parts, `${groupPath}.parts`);
-    const inner = readControls(arrayAt(group.controls, `${groupPath}.controls`), `${groupPath}.controls`, counter);
+    const inner = readControls(
+      arrayAt(group.controls, `${groupPath}.controls`),
+      `${groupPath}.controls`,
+      counter,
+    );
     sections.push({
       ref: group.id === undefined ? title : textAt(group.id, `${groupPath}.id`),
       title,
-      description: proseOf(parts, `${groupPath}.parts`, ['overview', 'statement', 'overview-statement']).join('\n'),
-      sections: [...readGroups(arrayAt(group.groups, `${groupPath}.groups`), `${groupPath}.groups`, counter), ...inner.sections],
+      description: proseOf(parts, `${groupPath}.parts`, ['overview', 'statement', 'overview-statement']).join(
+        '\n',
+      ),
+      sections: [
+        ...readGroups(arrayAt(group.groups, `${groupPath}.groups`), `${groupPath}.groups`, counter),
+        ...inner.sections,
+      ],
       controls: inner.controls,
     });
   });
@@ -168,7 +181,13 @@ export function importOscalCatalog(document: unknown): FrameworkTemplate {
   const loose = readControls(arrayAt(catalog.controls, '$.catalog.controls'), '$.catalog.controls', counter);
   if (loose.controls.length > 0 || loose.sections.length > 0) {
     // Controls straight under the catalog go to a section named after it.
-    sections.push({ ref: name, title: name, description: '', sections: loose.sections, controls: loose.controls });
+    sections.push({
+      ref: name,
+      title: name,
+      description: '',
+      sections: loose.sections,
+      controls: loose.controls,
+    });
   }
   const kept = sections.filter(hasControls);
   if (kept.length === 0) throw new OscalCatalogError('no controls', '$.catalog', 'empty');

@@ -63,3 +63,9 @@ export function safeFileName(filename: string): string {
   const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim();
   return (clean || 'file').slice(-200);
 }
+
+/** `attachment; filename=...` with an ASCII fallback and the UTF-8 name (RFC 6266). */
+export function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -33,6 +33,7 @@ import { AppError, validationFailed } from '../../platform/errors';
 import { orgParamsSchema } from '../../platform/http';
 import { spoolUploadedFiles, UploadRefusedError, type SpooledUpload } from '../../platform/uploads';
 import { alertsOfTicket } from '../alerts/service';
+import { attachment } from './file-types';
 import {
   addComment,
   addTicketFiles,
@@ -127,12 +128,6 @@ function uploadRefusal({ refusal }: UploadRefusedError): AppError {
     });
   }
   return validationFailed('TICKET_FILE_NO_FILE', 'Not a multipart upload', { field: 'file' });
-}
-
-/** `attachment; filename=...` with an ASCII fallback and the UTF-8 name (RFC 6266). */
-function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /** Incidents and tasks (spec 3): lists, CSV download, details and every change. */
