@@ -228,3 +228,13 @@ export const periodComparisonSchema = z.object({
   ),
 });
 export type PeriodComparison = z.infer<typeof periodComparisonSchema>;
+
+/** POST /evaluation-period/:id/carry-over: suggestions from a period of a framework with a crosswalk. */
+export const carryOverInputSchema = z.object({ fromPeriodId: z.uuid() });
+export const carryOverResultSchema = z.object({
+  /** Controls that now hold a suggestion to review. */
+  suggested: z.number(),
+  /** Controls with a suggestion that were answered already and kept their answer. */
+  alreadyAnswered: z.number(),
+});
+export type CarryOverResult = z.infer<typeof carryOverResultSchema>;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { tickets } from '../tickets/tables';
 import { triggers } from '../triggers/tables';
@@ -375,4 +375,30 @@ export async function userNames(db: Db, ids: (string | null)[]): Promise<Map<str
     .from(users)
     .where(inArray(users.id, wanted));
   return new Map(rows.map((row) => [row.id, `${row.firstName} ${row.lastName}`.trim()]));
+}
+
+/**
+ * Records a suggested answer for a control not answered yet in a period; answered controls and their
+ * owner and notes are left as they are.
+ */
+export async function suggestAnswer(
+  db: Db,
+  values: { orgId: string; periodId: string; controlId: string; status: string; from: string },
+): Promise<boolean> {
+  const rows = await db
+    .insert(governanceAnswers)
+    .values({
+      orgId: values.orgId,
+      periodId: values.periodId,
+      controlId: values.controlId,
+      suggestedStatus: values.status,
+      suggestedFrom: values.from,
+    })
+    .onConflictDoUpdate({
+      target: [governanceAnswers.periodId, governanceAnswers.controlId],
+      set: { suggestedStatus: values.status, suggestedFrom: values.from },
+      setWhere: isNull(governanceAnswers.status),
+    })
+    .returning({ controlId: governanceAnswers.controlId });
+  return rows.length > 0;
 }

@@ -444,6 +444,74 @@ describe('evaluation periods, answers and evidence', () => {
   });
 });
 
+describe('crosswalk from CAT to CSF 2.0', () => {
+  it('carries CAT answers over as suggestions to review, never as answers', async () => {
+    const frameworks = await ok<FrameworkSummary[]>(call('GET', '/governance/frameworks', viewer));
+    const idOf = (key: string) => frameworks.find((item) => item.libraryKey === key)!.id;
+    const cat = await ok<FrameworkDetail>(call('GET', `/governance/framework/${idOf('ffiec-cat')}`, viewer));
+    const csf = await ok<FrameworkDetail>(
+      call('GET', `/governance/framework/${idOf('nist-csf-2.0')}`, viewer),
+    );
+    const newPeriod = (frameworkId: string, name: string) =>
+      ok<EvaluationPeriod>(
+        call('POST', `/governance/framework/${frameworkId}/period`, editor, {
+          name,
+          startsOn: '2025-01-01',
+          endsOn: '2025-12-31',
+        }),
+        201,
+      );
+    const catPeriod = await newPeriod(cat.id, 'CAT 2025');
+    const csfPeriod = await newPeriod(csf.id, 'CSF 2025');
+    const control = (framework: FrameworkDetail, ref: string) =>
+      framework.controls.find((item) => item.ref === ref)!;
+    const answer = (period: EvaluationPeriod, controlId: string, status: string) =>
+      ok<ControlAnswer>(
+        call('PUT', `/governance/period/${period.id}/control/${controlId}`, editor, {
+          status,
+          notes: 'kept',
+        }),
+      );
+    await answer(catPeriod, control(cat, 'D1.G.IT.B').id, 'IMPLEMENTED');
+    await answer(catPeriod, control(cat, 'D3.CC.Pm.B').id, 'NOT_IMPLEMENTED');
+    await ok(call('POST', `/governance/period/${catPeriod.id}/finalize`, editor));
+    await answer(csfPeriod, control(csf, 'ID.AM-01').id, 'PARTIALLY_IMPLEMENTED');
+
+    const carry = (target: EvaluationPeriod, from: EvaluationPeriod) =>
+      call('POST', `/governance/period/${target.id}/carry-over`, editor, { fromPeriodId: from.id });
+    expectError(await carry(catPeriod, csfPeriod), 409, 'GOVERNANCE_PERIOD_FINALIZED');
+    const other = await newPeriod(cat.id, 'CAT 2026');
+    expectError(await carry(other, csfPeriod), 400, 'GOVERNANCE_CROSSWALK_UNSUPPORTED');
+    const result = await ok<{ suggested: number; alreadyAnswered: number }>(carry(csfPeriod, catPeriod));
+    expect(result).toEqual({ suggested: 5, alreadyAnswered: 1 });
+
+    const answers = await ok<ControlAnswer[]>(
+      call('GET', `/governance/period/${csfPeriod.id}/answers`, viewer),
+    );
+    const byRef = (ref: string) => answers.find((item) => item.controlId === control(csf, ref).id);
+    expect(byRef('ID.AM-01')).toMatchObject({
+      status: 'PARTIALLY_IMPLEMENTED',
+      suggestion: null,
+      notes: 'kept',
+    });
+    expect(byRef('ID.AM-02')).toMatchObject({
+      status: null,
+      suggestion: {
+        status: 'IMPLEMENTED',
+        from: 'CAT 2025 (FFIEC Cybersecurity Assessment Tool: D1.G.IT.B)',
+      },
+    });
+    expect(byRef('PR.PS-02')).toMatchObject({ status: null, suggestion: { status: 'NOT_IMPLEMENTED' } });
+    expect(
+      (await ok<EvaluationPeriod>(call('GET', `/governance/period/${csfPeriod.id}`, viewer))).answered,
+    ).toBe(1);
+
+    // Saving the reviewed answer accepts it and clears the suggestion.
+    const accepted = await answer(csfPeriod, control(csf, 'ID.AM-02').id, 'IMPLEMENTED');
+    expect(accepted).toMatchObject({ status: 'IMPLEMENTED', suggestion: null });
+  });
+});
+
 describe('OSCAL import', () => {
   const upload = (filename: string, content: string | Buffer) =>
     orgUpload(ctx, orgId, '/governance/framework-import', editor, [{ filename, content }]);

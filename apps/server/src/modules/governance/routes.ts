@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import fastifyMultipart from '@fastify/multipart';
 import {
+  carryOverInputSchema,
+  carryOverResultSchema,
   controlAnswerInputSchema,
   controlAnswerSchema,
   controlUpdateSchema,
@@ -35,6 +37,7 @@ import {
   addEvidence,
   addEvidenceFiles,
   adoptFramework,
+  carryOverAnswers,
   answerControl,
   comparePeriods,
   createPeriod,
@@ -514,6 +517,27 @@ export const governanceRoutes =
           .header('cache-control', 'private, no-store')
           .send(file.content);
       },
+    );
+
+    app.post(
+      '/api/org/:orgId/governance/period/:id/carry-over',
+      {
+        config: EDIT,
+        schema: {
+          tags: TAGS,
+          summary: 'Carry answers over from a CAT or CPG period as suggestions',
+          description:
+            'For a NIST CSF 2.0 period: the answers of `fromPeriodId`, a period of the FFIEC CAT (each component by ' +
+            'its Baseline answer) or the CISA CPG, are mapped to CSF 2.0 subcategories by the crosswalk; each ' +
+            'subcategory not answered yet gets the weakest mapped answer as a suggestion, which stays unanswered ' +
+            'until someone saves it. Other frameworks: 400 GOVERNANCE_CROSSWALK_UNSUPPORTED. ' +
+            IN_PROGRESS,
+          params: periodParams,
+          body: carryOverInputSchema,
+          response: { 200: carryOverResultSchema },
+        },
+      },
+      async (request) => carryOverAnswers(db, actorOf(request), request.params.id, request.body.fromPeriodId),
     );
 
     app.get(

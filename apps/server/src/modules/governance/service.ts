@@ -13,6 +13,7 @@ import {
   type FrameworkSource,
   type FrameworkSummary,
   type LibraryFramework,
+  type CarryOverResult,
   type PeriodComparison,
   type TicketKind,
 } from '@vigil/contracts';
@@ -24,6 +25,7 @@ import type { SpooledFile } from '../../platform/uploads';
 import { checkedContentType, safeFileName } from '../tickets/file-types';
 import { mayHoldTickets, ticketView } from '../tickets/service';
 import { triggerView } from '../triggers/service';
+import { CROSSWALK_TARGET, crosswalkSources, crosswalkSuggestions } from './crosswalk';
 import { frameworkLibrary, libraryEntry } from './library';
 import {
   adoptedLibraryKeys,
@@ -48,6 +50,7 @@ import {
   updateFramework,
   updatePeriod,
   updateSection,
+  suggestAnswer,
   upsertAnswer,
   userNames,
   type AnswerRow,
@@ -790,4 +793,65 @@ export async function comparePeriods(
       to: toStatus.get(row.id) ?? null,
     })),
   };
+}
+
+/**
+ * Carries the answers of a CAT or CPG period over to a CSF 2.0 period in progress as suggestions:
+ * each CSF control not answered yet gets the weakest mapped answer, to review and save. Nothing is
+ * answered on the user's behalf.
+ */
+export async function carryOverAnswers(
+  db: Db,
+  actor: Actor,
+  periodId: string,
+  fromPeriodId: string,
+): Promise<CarryOverResult> {
+  const orgId = orgOf(actor);
+  return changePeriod(db, actor, periodId, async (tx, period) => {
+    const source = await findPeriod(tx, orgId, fromPeriodId);
+    if (!source) throw periodNotFound();
+    const [target, from] = await Promise.all([
+      frameworkOf(tx, orgId, period.frameworkId),
+      frameworkOf(tx, orgId, source.frameworkId),
+    ]);
+    if (target.libraryKey !== CROSSWALK_TARGET || !crosswalkSources().includes(from.libraryKey ?? '')) {
+      throw validationFailed('GOVERNANCE_CROSSWALK_UNSUPPORTED', 'No crosswalk between these frameworks', {
+        field: 'fromPeriodId',
+      });
+    }
+    const [sourceControls, sourceAnswers, targetControls] = await Promise.all([
+      listControls(tx, orgId, from.id),
+      listAnswers(tx, orgId, source.id),
+      listControls(tx, orgId, target.id),
+    ]);
+    const refOf = new Map(sourceControls.map(({ row }) => [row.id, row.ref]));
+    const suggestions = crosswalkSuggestions(
+      from.libraryKey!,
+      sourceAnswers.flatMap((answer) =>
+        answer.status
+          ? [{ ref: refOf.get(answer.controlId)!, status: answer.status as ControlAnswerStatus }]
+          : [],
+      ),
+    );
+    let suggested = 0;
+    let alreadyAnswered = 0;
+    for (const { row } of targetControls) {
+      const suggestion = suggestions.get(row.ref);
+      if (!suggestion) continue;
+      const stored = await suggestAnswer(tx, {
+        orgId,
+        periodId,
+        controlId: row.id,
+        status: suggestion.status,
+        from: `${source.name} (${from.name}: ${suggestion.from.join(', ')})`,
+      });
+      if (stored) suggested++;
+      else alreadyAnswered++;
+    }
+    await audit(tx, actor, 'governance.period.carried-over', 'evaluation-period', periodId, {
+      fromPeriodId,
+      suggested,
+    });
+    return { suggested, alreadyAnswered };
+  });
 }
