@@ -34,5 +34,10 @@ describe('governance demo data', () => {
     ]);
     const catAnswers = await listAnswers(db, orgId, ids.catPeriodId);
     expect(new Set(catAnswers.map((answer) => answer.status)).size).toBeGreaterThan(1);
+    const csfAnswers = await listAnswers(db, orgId, ids.currentPeriodId);
+    const suggested = csfAnswers.filter(
+      (answer) => answer.status === null && answer.suggestedStatus !== null,
+    );
+    expect(suggested.length).toBeGreaterThan(10);
   });
 });

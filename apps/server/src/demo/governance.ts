@@ -1,11 +1,13 @@
 import type { ControlAnswerStatus } from '@vigil/contracts';
 import type { Db } from '../db/client';
+import { crosswalkSuggestions } from '../modules/governance/crosswalk';
 import { libraryEntry } from '../modules/governance/library';
 import {
   insertEvidence,
   insertFramework,
   insertPeriod,
   listControls,
+  suggestAnswer,
   updateFramework,
   updatePeriod,
   upsertAnswer,
@@ -39,7 +41,8 @@ async function adopt(db: Db, orgId: string, key: string, createdBy: string) {
 
 /**
  * First Harbor works NIST CSF 2.0 this year (every other subcategory answered, with owners, notes and
- * evidence) and keeps last year's FFIEC CAT assessment, finalized, with its inherent risk profile.
+ * evidence) and keeps last year's FFIEC CAT assessment, finalized, with its inherent risk profile;
+ * the CAT answers wait on the other subcategories as suggestions to review.
  */
 export async function seedGovernanceDemo(
   db: Db,
@@ -112,5 +115,22 @@ export async function seedGovernanceDemo(
     tiers: { framework: 'Evolving' },
     riskProfile: { TC: 'Minimal', DC: 'Moderate', OMP: 'Moderate', OC: 'Minimal', ET: 'Least' },
   });
+  // Moving from CAT to CSF 2.0: last year's CAT answers wait as suggestions on the subcategories not
+  // answered yet this year.
+  const suggestions = crosswalkSuggestions(
+    'ffiec-cat',
+    cat.controls.map((control, index) => ({ ref: control.ref, status: catStatus(control.ref, index) })),
+  );
+  for (const control of csf.controls) {
+    const suggestion = suggestions.get(control.ref);
+    if (!suggestion) continue;
+    await suggestAnswer(db, {
+      orgId,
+      periodId: current.id,
+      controlId: control.id,
+      status: suggestion.status,
+      from: `CAT ${year - 1} (FFIEC Cybersecurity Assessment Tool: ${suggestion.from.join(', ')})`,
+    });
+  }
   return { csfId: csf.id, catId: cat.id, currentPeriodId: current.id, catPeriodId: previous.id };
 }

@@ -1,5 +1,6 @@
+import { CROSSWALK_SOURCES } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
-import { crosswalkSuggestions } from './crosswalk';
+import { crosswalkSources, crosswalkSuggestions } from './crosswalk';
 import { libraryEntry } from './library';
 import { walkSections } from './template';
 
@@ -37,6 +38,10 @@ describe('crosswalk to CSF 2.0', () => {
       crosswalkSuggestions('cisa-cpg', [{ ref: '2.R', status: 'NOT_APPLICABLE' }]).get('PR.DS-11')?.status,
     ).toBe('NOT_APPLICABLE');
     expect(crosswalkSuggestions('iso-27001', [{ ref: 'A.5', status: 'IMPLEMENTED' }]).size).toBe(0);
+  });
+
+  it('reads the sources the contracts name', () => {
+    expect(crosswalkSources()).toEqual([...CROSSWALK_SOURCES]);
   });
 
   it('covers every CAT component and CPG goal of the library', () => {

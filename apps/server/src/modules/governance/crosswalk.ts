@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { ControlAnswerStatus } from '@vigil/contracts';
 
+/** The crosswalk to CSF 2.0 (CROSSWALK_TARGET) from the library frameworks of CROSSWALK_SOURCES. */
 interface CrosswalkFile {
-  /** The library framework the answers are carried to. */
-  target: string;
   /**
    * Per source library framework, its items mapped to target control refs: `control` maps controls by
    * ref; `component` maps a CAT component (a section), answered by its Baseline control (ref `<component>.B`).
@@ -15,7 +14,7 @@ const crosswalk = JSON.parse(
   readFileSync(new URL('./data/crosswalk.json', import.meta.url), 'utf8'),
 ) as CrosswalkFile;
 
-export const CROSSWALK_TARGET = crosswalk.target;
+/** The library frameworks the crosswalk reads answers from. */
 export const crosswalkSources = () => Object.keys(crosswalk.sources);
 
 /** Weakest first: a target control is suggested no better than the weakest answer mapped to it. */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import {
+  CROSSWALK_TARGET,
   EVIDENCE_FILES_LIMIT,
   type ControlAnswer,
   type ControlAnswerStatus,
@@ -25,7 +26,7 @@ import type { SpooledFile } from '../../platform/uploads';
 import { checkedContentType, safeFileName } from '../tickets/file-types';
 import { mayHoldTickets, ticketView } from '../tickets/service';
 import { triggerView } from '../triggers/service';
-import { CROSSWALK_TARGET, crosswalkSources, crosswalkSuggestions } from './crosswalk';
+import { crosswalkSources, crosswalkSuggestions } from './crosswalk';
 import { frameworkLibrary, libraryEntry } from './library';
 import {
   adoptedLibraryKeys,

@@ -10,6 +10,7 @@ import {
   Paper,
   Select,
   Stack,
+  Switch,
   Table,
   Text,
   Title,
@@ -18,6 +19,7 @@ import { IconChevronDown } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AnchorLink } from '../../shell/links';
 import {
+  CROSSWALK_TARGET,
   DEFAULT_PAGE_SIZE,
   EVALUATION_PERIOD_EXTENSIONS,
   evaluationPeriodSchema,
@@ -39,7 +41,7 @@ import { ListPager } from '../../shell/list-pager';
 import { QueryStates } from '../../shell/query-status';
 import { answersQuery, frameworkPath, frameworkQuery, governanceKey, periodPath, periodsQuery } from './api';
 import { ControlPanel } from './control-panel';
-import { ComparePeriodsDialog, NewPeriodDialog } from './period-dialogs';
+import { CarryOverDialog, ComparePeriodsDialog, NewPeriodDialog } from './period-dialogs';
 import { StatusBadge } from './status-badge';
 
 /** /governance/frameworks/$frameworkId: sections, controls and the answers of an evaluation period. */
@@ -74,6 +76,7 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
   const [chosenPeriodId, setPeriodId] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [comparing, setComparing] = useState(false);
+  const [carrying, setCarrying] = useState(false);
   const [pending, setPending] = useState<PeriodAction | null>(null);
   const [sectionId, setSectionId] = useState<string | null>(null);
   const list = periods.data ?? [];
@@ -134,6 +137,11 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
                 )}
                 {canEdit && period?.state === 'IN_PROGRESS' && (
                   <>
+                    {framework.libraryKey === CROSSWALK_TARGET && (
+                      <Button variant="default" onClick={() => setCarrying(true)}>
+                        {t('governance.carryOver.open')}
+                      </Button>
+                    )}
                     <Menu>
                       <Menu.Target>
                         <Button variant="default" rightSection={<IconChevronDown size={14} />}>
@@ -180,6 +188,9 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
           onClose={() => setCreating(false)}
           onCreated={(created) => setPeriodId(created.id)}
         />
+      )}
+      {carrying && period && (
+        <CarryOverDialog orgId={orgId} period={period} onClose={() => setCarrying(false)} />
       )}
       {comparing && period && (
         <ComparePeriodsDialog
@@ -294,6 +305,7 @@ function SectionControls({
 }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
+  const [toReview, setToReview] = useState(false);
   const [shownSection, setShownSection] = useState(sectionId);
   const [openControl, setOpenControl] = useState<FrameworkControl | null>(null);
   const answers = useQuery({ ...answersQuery(orgId, period?.id ?? ''), enabled: period !== null });
@@ -311,11 +323,27 @@ function SectionControls({
   const byControl = new Map<string, ControlAnswer>(
     (answers.data ?? []).map((answer) => [answer.controlId, answer]),
   );
-  const shown = inScope.slice((page - 1) * DEFAULT_PAGE_SIZE, page * DEFAULT_PAGE_SIZE);
+  const pendingReview = (control: FrameworkControl) => {
+    const answer = byControl.get(control.id);
+    return answer?.status === null && answer.suggestion !== null;
+  };
+  const reviewCount = inScope.filter(pendingReview).length;
+  const listed = toReview ? inScope.filter(pendingReview) : inScope;
+  const shown = listed.slice((page - 1) * DEFAULT_PAGE_SIZE, page * DEFAULT_PAGE_SIZE);
   return (
     <Stack gap="sm">
       <SectionHeader orgId={orgId} framework={framework} section={section} canEdit={canEdit} />
-      {inScope.length === 0 ? (
+      {(reviewCount > 0 || toReview) && (
+        <Switch
+          label={t('governance.controls.toReview', { count: reviewCount })}
+          checked={toReview}
+          onChange={(event) => {
+            setToReview(event.currentTarget.checked);
+            setPage(1);
+          }}
+        />
+      )}
+      {listed.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('governance.framework.noControls')}
         </Text>
@@ -382,7 +410,7 @@ function SectionControls({
               })}
             </Table.Tbody>
           </Table>
-          <ListPager page={page} pageSize={DEFAULT_PAGE_SIZE} total={inScope.length} onChange={setPage} />
+          <ListPager page={page} pageSize={DEFAULT_PAGE_SIZE} total={listed.length} onChange={setPage} />
         </>
       )}
       {openControl && (

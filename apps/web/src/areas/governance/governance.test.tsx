@@ -237,6 +237,66 @@ describe('framework page', () => {
     expect(within(drawer).queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
   });
 
+  it('carries CAT answers over as suggestions, reviewed and saved one by one', async () => {
+    let answers: ControlAnswer[] = [];
+    const suggestion = answer({
+      controlId: 'c2',
+      status: null,
+      suggestion: { status: 'PARTIALLY_IMPLEMENTED', from: 'CAT 2025 (FFIEC CAT: D1.G.IT.B)' },
+      modifiedByName: null,
+      modifiedOn: null,
+    });
+    const catSummary = {
+      ...summary,
+      id: 'f2',
+      name: 'FFIEC Cybersecurity Assessment Tool',
+      libraryKey: 'ffiec-cat',
+    };
+    const fetchMock = stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/answers`]: () => ({ body: answers }),
+      [`GET ${gov}/frameworks`]: { body: [summary, catSummary] },
+      [`GET ${gov}/framework/f2/periods`]: {
+        body: [period({ id: 'p9', frameworkId: 'f2', name: 'CAT 2025', state: 'FINALIZED' })],
+      },
+      [`POST ${gov}/period/p1/carry-over`]: () => {
+        answers = [suggestion];
+        return { body: { suggested: 1, alreadyAnswered: 0 } };
+      },
+      [`PUT ${gov}/period/p1/control/c2`]: ({ init }) => {
+        answers = [answer({ controlId: 'c2', status: requestBody(init).status as ControlAnswer['status'] })];
+        return { body: answers[0] };
+      },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Carry over answers' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Carry answers over to FY 2026' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'From framework' }));
+    await user.click(await screen.findByRole('option', { name: 'FFIEC Cybersecurity Assessment Tool' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'From evaluation period' }));
+    await user.click(await screen.findByRole('option', { name: 'CAT 2025' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Carry over' }));
+    expect(await within(dialog).findByText(/1 suggestion to review/)).toBeInTheDocument();
+    const closes = within(dialog).getAllByRole('button', { name: /close/i });
+    await user.click(closes.at(-1)!);
+
+    await user.click(await screen.findByRole('switch', { name: 'Only suggestions to review (1)' }));
+    expect(screen.queryByRole('button', { name: 'Open GV.OC-01' })).not.toBeInTheDocument();
+    const row = screen.getByRole('button', { name: 'Open GV.OC-02' }).closest('tr')!;
+    expect(within(row).getByText('Not answered')).toBeInTheDocument();
+    expect(within(row).getByText('Suggested: Partially implemented')).toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: 'Open GV.OC-02' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(within(drawer).getByText(/Carried over from CAT 2025/)).toBeInTheDocument();
+    await user.click(within(drawer).getByRole('button', { name: 'Use this answer' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+      expect(requestBody(put?.[1])).toMatchObject({ status: 'PARTIALLY_IMPLEMENTED' });
+    });
+  });
+
   it('shows a refusal of the server beside the new period form', async () => {
     stubApi({
       ...withAccess(EDIT),

@@ -1,13 +1,27 @@
 import { Button, Group, Modal, Select, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_PAGE_SIZE, evaluationPeriodSchema, type EvaluationPeriod } from '@vigil/contracts';
+import {
+  carryOverResultSchema,
+  CROSSWALK_SOURCES,
+  DEFAULT_PAGE_SIZE,
+  evaluationPeriodSchema,
+  type CarryOverResult,
+  type EvaluationPeriod,
+} from '@vigil/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError, apiFetch } from '../../lib/api';
 import { describeError, notifyMessage } from '../../lib/notify';
 import { ListPager } from '../../shell/list-pager';
 import { QueryStates } from '../../shell/query-status';
-import { comparisonQuery, frameworkPath, governanceKey } from './api';
+import {
+  comparisonQuery,
+  frameworkPath,
+  frameworksQuery,
+  governanceKey,
+  periodPath,
+  periodsQuery,
+} from './api';
 import { StatusBadge } from './status-badge';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -191,6 +205,105 @@ export function ComparePeriodsDialog({
           }}
         </QueryStates>
       </Stack>
+    </Modal>
+  );
+}
+
+/**
+ * Carries the answers of an FFIEC CAT or CISA CPG period over to this CSF 2.0 period as suggestions,
+ * which stay unanswered until someone reviews and saves each one.
+ */
+export function CarryOverDialog({
+  orgId,
+  period,
+  onClose,
+}: {
+  orgId: string;
+  period: EvaluationPeriod;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const frameworks = useQuery(frameworksQuery(orgId));
+  const sources = (frameworks.data ?? []).filter((framework) =>
+    (CROSSWALK_SOURCES as readonly string[]).includes(framework.libraryKey ?? ''),
+  );
+  const [frameworkId, setFrameworkId] = useState<string | null>(null);
+  const [fromPeriodId, setFromPeriodId] = useState<string | null>(null);
+  const sourcePeriods = useQuery({
+    ...periodsQuery(orgId, frameworkId ?? ''),
+    enabled: frameworkId !== null,
+  });
+  const [result, setResult] = useState<CarryOverResult | null>(null);
+  const carry = useMutation({
+    mutationFn: () =>
+      apiFetch(`${periodPath(orgId, period.id)}/carry-over`, {
+        method: 'POST',
+        body: { fromPeriodId },
+        schema: carryOverResultSchema,
+      }),
+    onSuccess: async (answer) => {
+      setResult(answer);
+      await queryClient.invalidateQueries({ queryKey: governanceKey(orgId) });
+    },
+    meta: { errorKey: 'governance.carryOver.failed' },
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('governance.carryOver.title', { name: period.name })}>
+      {result ? (
+        <Stack gap="sm">
+          <Text size="sm" role="status">
+            {t('governance.carryOver.done', { count: result.suggested, answered: result.alreadyAnswered })}
+          </Text>
+          <Group justify="flex-end">
+            <Button onClick={onClose}>{t('common.close')}</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Stack gap="sm">
+          <Text size="sm">{t('governance.carryOver.intro')}</Text>
+          <QueryStates
+            query={frameworks}
+            loadingLabel={t('governance.frameworks.loading')}
+            failedTitle={t('governance.frameworks.loadFailed')}
+          >
+            {() =>
+              sources.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  {t('governance.carryOver.noSource')}
+                </Text>
+              ) : (
+                <>
+                  <Select
+                    label={t('governance.carryOver.framework')}
+                    data={sources.map((framework) => ({ value: framework.id, label: framework.name }))}
+                    value={frameworkId}
+                    onChange={(value) => {
+                      setFrameworkId(value);
+                      setFromPeriodId(null);
+                    }}
+                  />
+                  <Select
+                    label={t('governance.carryOver.period')}
+                    disabled={frameworkId === null}
+                    data={(sourcePeriods.data ?? []).map((item) => ({ value: item.id, label: item.name }))}
+                    value={fromPeriodId}
+                    onChange={setFromPeriodId}
+                  />
+                </>
+              )
+            }
+          </QueryStates>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button disabled={fromPeriodId === null} loading={carry.isPending} onClick={() => carry.mutate()}>
+              {t('governance.carryOver.carry')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
     </Modal>
   );
 }
