@@ -353,8 +353,8 @@ function SectionControls({
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('governance.controls.control')}</Table.Th>
-                <Table.Th>{t('governance.controls.status')}</Table.Th>
-                <Table.Th>{t('governance.controls.owner')}</Table.Th>
+                <Table.Th w={200}>{t('governance.controls.status')}</Table.Th>
+                <Table.Th w={140}>{t('governance.controls.owner')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
