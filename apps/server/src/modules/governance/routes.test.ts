@@ -195,6 +195,40 @@ describe('tier targets and controls', () => {
     );
   });
 
+  it('records assessed tiers and the inherent risk profile in a period', async () => {
+    const period = await ok<EvaluationPeriod>(
+      call('POST', `/governance/framework/${cat.id}/period`, editor, {
+        name: 'CAT 2024',
+        startsOn: '2024-01-01',
+        endsOn: '2024-12-31',
+      }),
+      201,
+    );
+    const base = `/governance/period/${period.id}`;
+    await ok(call('PUT', `${base}/tier`, editor, { sectionId: null, tier: 'Evolving' }));
+    const withTier = await ok<EvaluationPeriod>(
+      call('PUT', `${base}/tier`, editor, { sectionId: sectionByRef('D1.G').id, tier: 'Baseline' }),
+    );
+    expect(withTier.tiers).toEqual({ framework: 'Evolving', [sectionByRef('D1.G').id]: 'Baseline' });
+    expectError(
+      await call('PUT', `${base}/tier`, editor, { sectionId: cat.id, tier: 'Baseline' }),
+      404,
+      'GOVERNANCE_SECTION_NOT_FOUND',
+    );
+    const rated = await ok<EvaluationPeriod>(
+      call('PUT', `${base}/risk-profile`, editor, { levels: { TC: 'Least', ET: 'Most' } }),
+    );
+    expect(rated.riskProfile).toEqual({ TC: 'Least', ET: 'Most' });
+    const refused = await call('PUT', `${base}/risk-profile`, editor, { levels: { TC: 'Extreme' } });
+    expectError(refused, 400, 'GOVERNANCE_RISK_PROFILE_INVALID');
+    expect(refused.json()).toMatchObject({ params: { category: 'TC', value: 'Extreme' } });
+    expectError(
+      await call('PUT', `${base}/risk-profile`, editor, { levels: { XX: 'Least' } }),
+      400,
+      'GOVERNANCE_RISK_PROFILE_INVALID',
+    );
+  });
+
   it('needs a trigger of the organisation for an alertable control', async () => {
     const control = cat.controls[1]!;
     const patch = (body: object) =>

@@ -9,6 +9,7 @@ import {
   NavLink,
   Paper,
   Select,
+  SimpleGrid,
   Stack,
   Switch,
   Table,
@@ -167,6 +168,9 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
           )}
         </QueryStates>
       </Paper>
+      {framework.riskProfile && period && (
+        <RiskProfilePanel orgId={orgId} framework={framework} period={period} canEdit={canEdit} />
+      )}
       <Grid>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <SectionTree framework={framework} selected={sectionId} onSelect={setSectionId} />
@@ -332,7 +336,13 @@ function SectionControls({
   const shown = listed.slice((page - 1) * DEFAULT_PAGE_SIZE, page * DEFAULT_PAGE_SIZE);
   return (
     <Stack gap="sm">
-      <SectionHeader orgId={orgId} framework={framework} section={section} canEdit={canEdit} />
+      <SectionHeader
+        orgId={orgId}
+        framework={framework}
+        section={section}
+        period={period}
+        canEdit={canEdit}
+      />
       {(reviewCount > 0 || toReview) && (
         <Switch
           label={t('governance.controls.toReview', { count: reviewCount })}
@@ -433,11 +443,13 @@ function SectionHeader({
   orgId,
   framework,
   section,
+  period,
   canEdit,
 }: {
   orgId: string;
   framework: FrameworkDetail;
   section: FrameworkSection | null;
+  period: EvaluationPeriod | null;
   canEdit: boolean;
 }) {
   const { t } = useTranslation();
@@ -470,22 +482,152 @@ function SectionHeader({
           </Text>
         )}
       </Box>
-      {framework.tiers.length > 0 &&
-        (canEdit ? (
-          <Select
-            label={t('governance.framework.targetTier')}
-            placeholder={t('governance.framework.noTarget')}
-            clearable
-            data={framework.tiers}
-            value={target}
-            disabled={save.isPending}
-            onChange={(value) => save.mutate(value)}
-          />
-        ) : (
-          <Text size="sm">
-            {t('governance.framework.targetTier')}: {target ?? t('governance.framework.noTarget')}
-          </Text>
-        ))}
+      {framework.tiers.length > 0 && (
+        <Group align="flex-end">
+          {canEdit ? (
+            <Select
+              label={t('governance.framework.targetTier')}
+              placeholder={t('governance.framework.noTarget')}
+              clearable
+              data={framework.tiers}
+              value={target}
+              disabled={save.isPending}
+              onChange={(value) => save.mutate(value)}
+            />
+          ) : (
+            <Text size="sm">
+              {t('governance.framework.targetTier')}: {target ?? t('governance.framework.noTarget')}
+            </Text>
+          )}
+          {period && (
+            <AssessedTier
+              orgId={orgId}
+              framework={framework}
+              section={section}
+              period={period}
+              canEdit={canEdit}
+            />
+          )}
+        </Group>
+      )}
     </Group>
+  );
+}
+
+/** The maturity tier assessed in the period for the section or the framework; editable while in progress. */
+function AssessedTier({
+  orgId,
+  framework,
+  section,
+  period,
+  canEdit,
+}: {
+  orgId: string;
+  framework: FrameworkDetail;
+  section: FrameworkSection | null;
+  period: EvaluationPeriod;
+  canEdit: boolean;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const tier = period.tiers[section?.id ?? 'framework'] ?? null;
+  const save = useMutation({
+    mutationFn: (value: string | null) =>
+      apiFetch(`${periodPath(orgId, period.id)}/tier`, {
+        method: 'PUT',
+        body: { sectionId: section?.id ?? null, tier: value },
+        schema: evaluationPeriodSchema,
+      }),
+    onSuccess: async () => {
+      notifyMessage('governance.framework.tierSaved');
+      await queryClient.invalidateQueries({ queryKey: periodsQuery(orgId, framework.id).queryKey });
+    },
+    meta: { errorKey: 'governance.framework.tierFailed' },
+  });
+  const label = t('governance.framework.assessedTier', { name: period.name });
+  if (!canEdit || period.state !== 'IN_PROGRESS') {
+    return (
+      <Text size="sm">
+        {label}: {tier ?? t('governance.framework.notAssessed')}
+      </Text>
+    );
+  }
+  return (
+    <Select
+      label={label}
+      placeholder={t('governance.framework.notAssessed')}
+      clearable
+      data={framework.tiers}
+      value={tier}
+      disabled={save.isPending}
+      onChange={(value) => save.mutate(value)}
+    />
+  );
+}
+
+/** The inherent risk profile (FFIEC CAT) as rated in the period: a level per category. */
+function RiskProfilePanel({
+  orgId,
+  framework,
+  period,
+  canEdit,
+}: {
+  orgId: string;
+  framework: FrameworkDetail;
+  period: EvaluationPeriod;
+  canEdit: boolean;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const profile = framework.riskProfile!;
+  const editable = canEdit && period.state === 'IN_PROGRESS';
+  const save = useMutation({
+    mutationFn: (levels: Record<string, string>) =>
+      apiFetch(`${periodPath(orgId, period.id)}/risk-profile`, {
+        method: 'PUT',
+        body: { levels },
+        schema: evaluationPeriodSchema,
+      }),
+    onSuccess: async () => {
+      notifyMessage('governance.riskProfile.saved');
+      await queryClient.invalidateQueries({ queryKey: periodsQuery(orgId, framework.id).queryKey });
+    },
+    meta: { errorKey: 'governance.riskProfile.failed' },
+  });
+  const rate = (category: string, level: string | null) => {
+    const levels = { ...period.riskProfile };
+    if (level === null) delete levels[category];
+    else levels[category] = level;
+    save.mutate(levels);
+  };
+  return (
+    <Paper withBorder p="sm" component="section" aria-label={t('governance.riskProfile.title')}>
+      <Title order={2} size="h5" mb="xs">
+        {t('governance.riskProfile.title')}
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
+        {profile.categories.map((category) =>
+          editable ? (
+            <Select
+              key={category.ref}
+              label={category.title}
+              placeholder={t('governance.riskProfile.unrated')}
+              clearable
+              data={profile.levels}
+              value={period.riskProfile[category.ref] ?? null}
+              disabled={save.isPending}
+              onChange={(value) => rate(category.ref, value)}
+            />
+          ) : (
+            <Stack key={category.ref} gap={2}>
+              <Text size="sm" fw={500}>
+                {category.title}
+              </Text>
+              <Text size="sm">{period.riskProfile[category.ref] ?? t('governance.riskProfile.unrated')}</Text>
+            </Stack>
+          ),
+        )}
+      </SimpleGrid>
+    </Paper>
   );
 }

@@ -297,6 +297,48 @@ describe('framework page', () => {
     });
   });
 
+  it("rates the CAT's inherent risk profile and the assessed tier of the period", async () => {
+    const cat: FrameworkDetail = {
+      ...detail,
+      name: 'FFIEC Cybersecurity Assessment Tool',
+      libraryKey: 'ffiec-cat',
+      tiers: ['Baseline', 'Evolving', 'Intermediate', 'Advanced', 'Innovative'],
+      riskProfile: {
+        levels: ['Least', 'Minimal', 'Moderate', 'Significant', 'Most'],
+        categories: [
+          { ref: 'TC', title: 'Technologies and Connection Types' },
+          { ref: 'ET', title: 'External Threats' },
+        ],
+      },
+    };
+    const fetchMock = stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([period({ riskProfile: { TC: 'Minimal' } })]),
+      [`GET ${gov}/framework/f1`]: { body: cat },
+      [`PUT ${gov}/period/p1/risk-profile`]: ({ init }) => ({
+        body: period({ riskProfile: (requestBody(init) as { levels: Record<string, string> }).levels }),
+      }),
+      [`PUT ${gov}/period/p1/tier`]: { body: period({ tiers: { framework: 'Evolving' } }) },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    const profile = await screen.findByRole('region', { name: 'Inherent risk profile' });
+    expect(within(profile).getByRole('combobox', { name: 'Technologies and Connection Types' })).toHaveValue(
+      'Minimal',
+    );
+    await user.click(within(profile).getByRole('combobox', { name: 'External Threats' }));
+    await user.click(await screen.findByRole('option', { name: 'Significant' }));
+    await waitFor(() => {
+      const put = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/risk-profile'));
+      expect(requestBody(put?.[1])).toEqual({ levels: { TC: 'Minimal', ET: 'Significant' } });
+    });
+    await user.click(screen.getByRole('combobox', { name: 'Assessed tier (FY 2026)' }));
+    await user.click(await screen.findByRole('option', { name: 'Evolving' }));
+    await waitFor(() => {
+      const put = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/tier'));
+      expect(requestBody(put?.[1])).toEqual({ sectionId: null, tier: 'Evolving' });
+    });
+  });
+
   it('shows a refusal of the server beside the new period form', async () => {
     stubApi({
       ...withAccess(EDIT),
