@@ -186,7 +186,9 @@ function Library() {
                 <Stack gap="xs" h="100%">
                   <Group justify="space-between" align="flex-start" wrap="nowrap">
                     <Text fw={600}>{item.name}</Text>
-                    <Badge variant="light">{item.publisher}</Badge>
+                    <Badge variant="light" style={{ flexShrink: 0 }}>
+                      {item.publisher}
+                    </Badge>
                   </Group>
                   <Text size="xs" c="dimmed">
                     {t('governance.library.counts', {
