@@ -375,6 +375,13 @@ const threatRoute = orgRoute('/threat').lazy(() => import('./areas/threat/threat
 const watchlistsRoute = orgRoute('/watchlists').lazy(() =>
   import('./areas/watchlists/watchlists.lazy').then((m) => m.Route),
 );
+// Spec 3: the organisation's frameworks, the library and one framework with its evaluation periods.
+const frameworksRoute = orgRoute('/governance/frameworks').lazy(() =>
+  import('./areas/governance/governance.lazy').then((m) => m.frameworksRoute),
+);
+const frameworkRoute = orgRoute('/governance/frameworks/$frameworkId').lazy(() =>
+  import('./areas/governance/governance.lazy').then((m) => m.frameworkRoute),
+);
 const governanceRoute = orgRoute('/governance/$').lazy(() =>
   import('./areas/governance/unavailable.lazy').then((m) => m.governanceRoute),
 );
@@ -491,6 +498,8 @@ const routeTree = rootRoute.addChildren([
   triggerSchedulesRoute,
   threatRoute,
   watchlistsRoute,
+  frameworksRoute,
+  frameworkRoute,
   governanceRoute,
   taskSchedulesRoute,
   taskScheduleRoute,

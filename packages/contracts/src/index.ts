@@ -29,3 +29,4 @@ export * from './task-schedules';
 export * from './workspaces';
 export * from './reports';
 export * from './chart-options';
+export * from './governance';

@@ -25,3 +25,4 @@ export * from '../modules/tickets/tables';
 export * from '../modules/dashboards/tables';
 export * from '../modules/schedules/tables';
 export * from '../modules/reports/tables';
+export * from '../modules/governance/tables';

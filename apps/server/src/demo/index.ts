@@ -17,6 +17,7 @@ import { seedClassifiersDemo } from './classifiers';
 import { seedCustomParsersDemo } from './custom-parsers';
 import { seedDashboardsDemo, seedLibraryDashboardDemo, seedWorkspaceDemo } from './dashboards';
 import { seedEscalationDemo } from './escalation';
+import { seedGovernanceDemo } from './governance';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedReportsDemo } from './reports';
 import { seedThreatDemo } from './threat';
@@ -197,6 +198,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedTicketsDemo(db, peopleOf(0), peopleOf(1));
   await seedTaskSchedulesDemo(db, peopleOf(0), context.adminUserId);
   await seedEscalationDemo(db, peopleOf(0));
+  await seedGovernanceDemo(db, peopleOf(0));
   for (const orgId of clientOrgIds) {
     const dashboardId = await seedDashboardsDemo(db, orgId, context.adminUserId);
     const demoOrg = DEMO_ORGS.find((entry) => orgIds[entry.key] === orgId)!;

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/database';
+import { seedOrg, seedUser } from '../../test/fixtures';
+import type { Database } from '../db/client';
+import { listAnswers, listFrameworkRows, listPeriodRows } from '../modules/governance/repo';
+import { seedGovernanceDemo } from './governance';
+
+let database: Database;
+let orgId: string;
+let ids: Awaited<ReturnType<typeof seedGovernanceDemo>>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const db = database.db;
+  orgId = (await seedOrg(db)).id;
+  const analystId = (await seedUser(db, { homeOrgId: orgId, permissions: ['POLICY_FRAMEWORK_EDIT'] })).id;
+  const adminId = (await seedUser(db, { homeOrgId: orgId, permissions: ['POLICY_FRAMEWORK_EDIT'] })).id;
+  ids = await seedGovernanceDemo(db, { orgId, analystId, adminId }, new Date('2026-03-04T12:00:00.000Z'));
+});
+afterAll(() => database.close());
+
+describe('governance demo data', () => {
+  it('adopts CSF 2.0 with a period in progress half answered, and keeps a finalized CAT period', async () => {
+    const db = database.db;
+    const frameworks = await listFrameworkRows(db, orgId);
+    expect(frameworks.map(({ row, controlCount }) => [row.libraryKey, controlCount])).toEqual([
+      ['ffiec-cat', 150],
+      ['nist-csf-2.0', 106],
+    ]);
+    const periods = await listPeriodRows(db, orgId);
+    expect(periods.map(({ row, answered }) => [row.name, row.state, answered])).toEqual([
+      ['CSF 2026', 'IN_PROGRESS', 53],
+      ['CAT 2025', 'FINALIZED', 150],
+    ]);
+    const catAnswers = await listAnswers(db, orgId, ids.catPeriodId);
+    expect(new Set(catAnswers.map((answer) => answer.status)).size).toBeGreaterThan(1);
+    const csfAnswers = await listAnswers(db, orgId, ids.currentPeriodId);
+    const suggested = csfAnswers.filter(
+      (answer) => answer.status === null && answer.suggestedStatus !== null,
+    );
+    expect(suggested.length).toBeGreaterThan(10);
+  });
+});

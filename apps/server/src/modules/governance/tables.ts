@@ -1,0 +1,193 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import type { RiskProfile } from '@vigil/contracts';
+import { orgs } from '../orgs/tables';
+import { tickets } from '../tickets/tables';
+import { triggers } from '../triggers/tables';
+import { users } from '../users/tables';
+
+/**
+ * An organisation's framework (spec 3: sections, controls, maturity tiers and targets), adopted from
+ * the library (`libraryKey`) or imported from an OSCAL catalog. `tiers` are lowest first.
+ */
+export const governanceFrameworks = pgTable(
+  'governance_frameworks',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    libraryKey: text(),
+    source: text().notNull(),
+    name: text().notNull(),
+    version: text().notNull().default(''),
+    description: text().notNull().default(''),
+    tiers: jsonb().$type<string[]>().notNull().default([]),
+    /** A target tier for the framework as a whole; then no section may have one. */
+    targetTier: text(),
+    riskProfile: jsonb().$type<RiskProfile | null>(),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('governance_frameworks_org_library')
+      .on(table.orgId, table.libraryKey)
+      .where(sql`${table.libraryKey} IS NOT NULL`),
+  ],
+);
+
+/** Nested sections of a framework, in catalog order (`position`). */
+export const governanceSections = pgTable(
+  'governance_sections',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    frameworkId: uuid()
+      .notNull()
+      .references(() => governanceFrameworks.id, { onDelete: 'cascade' }),
+    parentId: uuid().references((): AnyPgColumn => governanceSections.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    ref: text().notNull(),
+    title: text().notNull(),
+    description: text().notNull().default(''),
+    /** Refused while the framework or a section above or below has one. */
+    targetTier: text(),
+  },
+  (table) => [index().on(table.frameworkId, table.position)],
+);
+
+/** Controls of a section, answered per evaluation period. */
+export const governanceControls = pgTable(
+  'governance_controls',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    frameworkId: uuid()
+      .notNull()
+      .references(() => governanceFrameworks.id, { onDelete: 'cascade' }),
+    sectionId: uuid()
+      .notNull()
+      .references(() => governanceSections.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    ref: text().notNull(),
+    title: text().notNull(),
+    statement: text().notNull().default(''),
+    examples: jsonb().$type<string[]>().notNull().default([]),
+    mandatory: boolean().notNull().default(false),
+    alertable: boolean().notNull().default(false),
+    /** An alertable control's trigger; a deleted trigger leaves it without one. */
+    triggerId: uuid().references(() => triggers.id, { onDelete: 'set null' }),
+  },
+  (table) => [index().on(table.frameworkId, table.position), index().on(table.sectionId)],
+);
+
+/**
+ * Evaluation periods of a framework: in progress, then finalized for good (read-only). `endsOn` is
+ * the end with the extensions added; each extension is kept.
+ */
+export const governancePeriods = pgTable(
+  'governance_periods',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    frameworkId: uuid()
+      .notNull()
+      .references(() => governanceFrameworks.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    startsOn: date({ mode: 'string' }).notNull(),
+    endsOn: date({ mode: 'string' }).notNull(),
+    state: text().notNull().default('IN_PROGRESS'),
+    extensions: jsonb().$type<{ months: number; at: string; by: string | null }[]>().notNull().default([]),
+    /** Assessed tier per section id, "framework" for the whole. */
+    tiers: jsonb().$type<Record<string, string>>().notNull().default({}),
+    /** Inherent risk level per risk-profile category ref. */
+    riskProfile: jsonb().$type<Record<string, string>>().notNull().default({}),
+    finalizedOn: timestamp({ withTimezone: true }),
+    finalizedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index().on(table.orgId, table.frameworkId, table.startsOn)],
+);
+
+/**
+ * One control's answer in one period. `status` null with a `suggestedStatus` is an answer carried
+ * over from another framework that nobody has reviewed yet.
+ */
+export const governanceAnswers = pgTable(
+  'governance_answers',
+  {
+    periodId: uuid()
+      .notNull()
+      .references(() => governancePeriods.id, { onDelete: 'cascade' }),
+    controlId: uuid()
+      .notNull()
+      .references(() => governanceControls.id, { onDelete: 'cascade' }),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    status: text(),
+    ownerId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    notes: text().notNull().default(''),
+    suggestedStatus: text(),
+    suggestedFrom: text(),
+    modifiedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    modifiedOn: timestamp({ withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.periodId, table.controlId] })],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/** Evidence of a control in a period: a file (its bytes in the database), a link or a ticket. */
+export const governanceEvidence = pgTable(
+  'governance_evidence',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    periodId: uuid()
+      .notNull()
+      .references(() => governancePeriods.id, { onDelete: 'cascade' }),
+    controlId: uuid()
+      .notNull()
+      .references(() => governanceControls.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    name: text().notNull(),
+    url: text(),
+    ticketId: uuid().references(() => tickets.id, { onDelete: 'cascade' }),
+    contentType: text(),
+    size: bigint({ mode: 'number' }),
+    content: bytea(),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index().on(table.periodId, table.controlId)],
+);

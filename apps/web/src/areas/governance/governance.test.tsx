@@ -1,0 +1,358 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type {
+  ControlAnswer,
+  EvaluationPeriod,
+  FrameworkDetail,
+  FrameworkSummary,
+  LibraryFramework,
+} from '@vigil/contracts';
+import { describe, expect, it } from 'vitest';
+import { apiError, stubApi } from '../../test/fetch-stub';
+import { renderApp } from '../../test/render-app';
+import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { base, requestBody } from '../assets/test-fixtures';
+
+const withAccess = (permissions: string[]) => ({
+  ...signedInRoutes,
+  ...orgShellRoutes(
+    orgContextOf(HOME_ORG_ID, 'Provider', { permissions: ['DASHBOARD_VIEW', ...permissions] }),
+  ),
+});
+const EDIT = ['POLICY_FRAMEWORK_VIEW', 'POLICY_FRAMEWORK_EDIT'];
+const gov = `${base}/governance`;
+
+const summary: FrameworkSummary = {
+  id: 'f1',
+  name: 'NIST Cybersecurity Framework 2.0',
+  version: '1.2.0',
+  description: 'CSF 2.0',
+  source: 'library',
+  libraryKey: 'nist-csf-2.0',
+  tiers: ['Partial', 'Risk Informed', 'Repeatable', 'Adaptive'],
+  targetTier: null,
+  sectionCount: 2,
+  controlCount: 2,
+  currentPeriod: null,
+  createdOn: '2026-01-01T00:00:00.000Z',
+};
+
+const detail: FrameworkDetail = {
+  ...summary,
+  riskProfile: null,
+  sections: [
+    { id: 's1', parentId: null, ref: 'GV', title: 'GOVERN', description: 'Governance', targetTier: null },
+    {
+      id: 's2',
+      parentId: 's1',
+      ref: 'GV.OC',
+      title: 'Organizational Context',
+      description: 'Context is understood',
+      targetTier: null,
+    },
+  ],
+  controls: [
+    {
+      id: 'c1',
+      sectionId: 's2',
+      ref: 'GV.OC-01',
+      title: 'GV.OC-01',
+      statement: 'The organizational mission is understood',
+      examples: ['Share the mission'],
+      mandatory: true,
+      alertable: false,
+      triggerId: null,
+      triggerName: null,
+    },
+    {
+      id: 'c2',
+      sectionId: 's2',
+      ref: 'GV.OC-02',
+      title: 'GV.OC-02',
+      statement: 'Stakeholders are understood',
+      examples: [],
+      mandatory: false,
+      alertable: false,
+      triggerId: null,
+      triggerName: null,
+    },
+  ],
+};
+
+const period = (overrides: Partial<EvaluationPeriod> = {}): EvaluationPeriod => ({
+  id: 'p1',
+  frameworkId: 'f1',
+  name: 'FY 2026',
+  startsOn: '2026-01-01',
+  endsOn: '2026-12-31',
+  state: 'IN_PROGRESS',
+  extensions: [],
+  finalizedOn: null,
+  finalizedByName: null,
+  tiers: {},
+  riskProfile: {},
+  answered: 0,
+  controlCount: 2,
+  createdOn: '2026-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+const answer = (overrides: Partial<ControlAnswer> = {}): ControlAnswer => ({
+  controlId: 'c1',
+  status: 'IMPLEMENTED',
+  ownerId: null,
+  ownerName: null,
+  notes: '',
+  suggestion: null,
+  evidence: [],
+  modifiedByName: 'Test User',
+  modifiedOn: '2026-02-01T00:00:00.000Z',
+  ...overrides,
+});
+
+const library: LibraryFramework[] = [
+  {
+    key: 'nist-csf-2.0',
+    name: 'NIST Cybersecurity Framework 2.0',
+    version: '1.2.0',
+    description: 'CSF',
+    publisher: 'NIST',
+    sectionCount: 28,
+    controlCount: 106,
+    adoptedId: null,
+  },
+  {
+    key: 'ffiec-cat',
+    name: 'FFIEC Cybersecurity Assessment Tool',
+    version: '2017',
+    description: 'CAT',
+    publisher: 'FFIEC',
+    sectionCount: 50,
+    controlCount: 150,
+    adoptedId: null,
+  },
+];
+
+const frameworkRoutes = (periods: EvaluationPeriod[], answers: ControlAnswer[] = []) => ({
+  [`GET ${gov}/framework/f1`]: { body: detail },
+  [`GET ${gov}/framework/f1/periods`]: () => ({ body: periods }),
+  [`GET ${gov}/period/p1/answers`]: () => ({ body: answers }),
+  [`GET ${base}/user/summary`]: { body: [] },
+});
+
+describe('frameworks page', () => {
+  it('shows the empty state and adopts a library framework, opening it', async () => {
+    let adopted = false;
+    const fetchMock = stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([]),
+      [`GET ${gov}/frameworks`]: () => ({ body: adopted ? [summary] : [] }),
+      [`GET ${gov}/framework-library`]: { body: library },
+      [`POST ${gov}/framework-library/nist-csf-2.0/adopt`]: () => {
+        adopted = true;
+        return { status: 201, body: detail };
+      },
+    });
+    const { user, router } = renderApp(`/governance/frameworks?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('No frameworks yet')).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Adopt NIST Cybersecurity Framework 2.0' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/governance/frameworks/f1'));
+    expect(await screen.findByRole('navigation', { name: 'Sections' })).toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(([url, init]) => String(url).endsWith('/adopt') && init?.method === 'POST'),
+    ).toBe(true);
+  });
+
+  it('hides adoption and import from viewers', async () => {
+    stubApi({
+      ...withAccess(['POLICY_FRAMEWORK_VIEW']),
+      [`GET ${gov}/frameworks`]: {
+        body: [
+          { ...summary, currentPeriod: { id: 'p1', name: 'FY 2026', endsOn: '2026-12-31', answered: 1 } },
+        ],
+      },
+      [`GET ${gov}/framework-library`]: { body: library },
+    });
+    renderApp(`/governance/frameworks?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('FY 2026: 1 of 2 answered')).toBeInTheDocument();
+    expect(await screen.findByText('FFIEC Cybersecurity Assessment Tool')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Adopt/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Import OSCAL catalog' })).not.toBeInTheDocument();
+  });
+});
+
+describe('framework page', () => {
+  it('answers a control of the current period; N/A is not offered for a mandatory control', async () => {
+    let answers: ControlAnswer[] = [];
+    const fetchMock = stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([period()], []),
+      [`GET ${gov}/period/p1/answers`]: () => ({ body: answers }),
+      [`PUT ${gov}/period/p1/control/c1`]: ({ init }) => {
+        const body = requestBody(init);
+        answers = [answer({ status: body.status as ControlAnswer['status'], notes: String(body.notes) })];
+        return { body: answers[0] };
+      },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open GV.OC-01' }));
+    const drawer = await screen.findByRole('dialog');
+    await user.click(within(drawer).getByRole('combobox', { name: 'Status' }));
+    expect(await screen.findByRole('option', { name: 'N/A' })).toHaveAttribute(
+      'data-combobox-disabled',
+      'true',
+    );
+    await user.click(screen.getByRole('option', { name: 'Implemented' }));
+    await user.type(within(drawer).getByRole('textbox', { name: 'Notes' }), 'Approved');
+    await user.click(within(drawer).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+      expect(requestBody(put?.[1])).toMatchObject({ status: 'IMPLEMENTED', notes: 'Approved' });
+    });
+    await user.click(within(drawer).getByRole('button', { name: /close/i }));
+    const row = (await screen.findByRole('button', { name: 'Open GV.OC-01' })).closest('tr')!;
+    expect(await within(row).findByText('Implemented')).toBeInTheDocument();
+  });
+
+  it('finalizes after confirming, then shows the answers read-only', async () => {
+    let periods = [period({ answered: 1 })];
+    stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([], [answer()]),
+      [`GET ${gov}/framework/f1/periods`]: () => ({ body: periods }),
+      [`POST ${gov}/period/p1/finalize`]: () => {
+        periods = [period({ state: 'FINALIZED', answered: 1, finalizedByName: 'Test User' })];
+        return { body: periods[0] };
+      },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Finalize' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Finalize evaluation period' });
+    expect(within(confirm).getByText(/This is permanent/)).toBeInTheDocument();
+    await user.click(within(confirm).getByRole('button', { name: 'Finalize' }));
+    expect(await screen.findByText('Finalized')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Finalize' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Open GV.OC-01' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(within(drawer).getByText('FY 2026 is finalized: its answers are read-only.')).toBeInTheDocument();
+    expect(within(drawer).queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+  });
+
+  it('carries CAT answers over as suggestions, reviewed and saved one by one', async () => {
+    let answers: ControlAnswer[] = [];
+    const suggestion = answer({
+      controlId: 'c2',
+      status: null,
+      suggestion: { status: 'PARTIALLY_IMPLEMENTED', from: 'CAT 2025 (FFIEC CAT: D1.G.IT.B)' },
+      modifiedByName: null,
+      modifiedOn: null,
+    });
+    const catSummary = {
+      ...summary,
+      id: 'f2',
+      name: 'FFIEC Cybersecurity Assessment Tool',
+      libraryKey: 'ffiec-cat',
+    };
+    const fetchMock = stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/answers`]: () => ({ body: answers }),
+      [`GET ${gov}/frameworks`]: { body: [summary, catSummary] },
+      [`GET ${gov}/framework/f2/periods`]: {
+        body: [period({ id: 'p9', frameworkId: 'f2', name: 'CAT 2025', state: 'FINALIZED' })],
+      },
+      [`POST ${gov}/period/p1/carry-over`]: () => {
+        answers = [suggestion];
+        return { body: { suggested: 1, alreadyAnswered: 0 } };
+      },
+      [`PUT ${gov}/period/p1/control/c2`]: ({ init }) => {
+        answers = [answer({ controlId: 'c2', status: requestBody(init).status as ControlAnswer['status'] })];
+        return { body: answers[0] };
+      },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Carry over answers' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Carry answers over to FY 2026' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'From framework' }));
+    await user.click(await screen.findByRole('option', { name: 'FFIEC Cybersecurity Assessment Tool' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'From evaluation period' }));
+    await user.click(await screen.findByRole('option', { name: 'CAT 2025' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Carry over' }));
+    expect(await within(dialog).findByText(/1 suggestion to review/)).toBeInTheDocument();
+    const closes = within(dialog).getAllByRole('button', { name: /close/i });
+    await user.click(closes.at(-1)!);
+
+    await user.click(await screen.findByRole('switch', { name: 'Only suggestions to review (1)' }));
+    expect(screen.queryByRole('button', { name: 'Open GV.OC-01' })).not.toBeInTheDocument();
+    const row = screen.getByRole('button', { name: 'Open GV.OC-02' }).closest('tr')!;
+    expect(within(row).getByText('Not answered')).toBeInTheDocument();
+    expect(within(row).getByText('Suggested: Partially implemented')).toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: 'Open GV.OC-02' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(within(drawer).getByText(/Carried over from CAT 2025/)).toBeInTheDocument();
+    await user.click(within(drawer).getByRole('button', { name: 'Use this answer' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+      expect(requestBody(put?.[1])).toMatchObject({ status: 'PARTIALLY_IMPLEMENTED' });
+    });
+  });
+
+  it("rates the CAT's inherent risk profile and the assessed tier of the period", async () => {
+    const cat: FrameworkDetail = {
+      ...detail,
+      name: 'FFIEC Cybersecurity Assessment Tool',
+      libraryKey: 'ffiec-cat',
+      tiers: ['Baseline', 'Evolving', 'Intermediate', 'Advanced', 'Innovative'],
+      riskProfile: {
+        levels: ['Least', 'Minimal', 'Moderate', 'Significant', 'Most'],
+        categories: [
+          { ref: 'TC', title: 'Technologies and Connection Types' },
+          { ref: 'ET', title: 'External Threats' },
+        ],
+      },
+    };
+    const fetchMock = stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([period({ riskProfile: { TC: 'Minimal' } })]),
+      [`GET ${gov}/framework/f1`]: { body: cat },
+      [`PUT ${gov}/period/p1/risk-profile`]: ({ init }) => ({
+        body: period({ riskProfile: (requestBody(init) as { levels: Record<string, string> }).levels }),
+      }),
+      [`PUT ${gov}/period/p1/tier`]: { body: period({ tiers: { framework: 'Evolving' } }) },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    const profile = await screen.findByRole('region', { name: 'Inherent risk profile' });
+    expect(within(profile).getByRole('combobox', { name: 'Technologies and Connection Types' })).toHaveValue(
+      'Minimal',
+    );
+    await user.click(within(profile).getByRole('combobox', { name: 'External Threats' }));
+    await user.click(await screen.findByRole('option', { name: 'Significant' }));
+    await waitFor(() => {
+      const put = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/risk-profile'));
+      expect(requestBody(put?.[1])).toEqual({ levels: { TC: 'Minimal', ET: 'Significant' } });
+    });
+    await user.click(screen.getByRole('combobox', { name: 'Assessed tier (FY 2026)' }));
+    await user.click(await screen.findByRole('option', { name: 'Evolving' }));
+    await waitFor(() => {
+      const put = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/tier'));
+      expect(requestBody(put?.[1])).toEqual({ sectionId: null, tier: 'Evolving' });
+    });
+  });
+
+  it('shows a refusal of the server beside the new period form', async () => {
+    stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([]),
+      [`POST ${gov}/framework/f1/period`]: { status: 400, body: apiError('GOVERNANCE_PERIOD_INVALID_DATES') },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText(/No evaluation period yet/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New evaluation period' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New evaluation period' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'FY');
+    await user.click(within(dialog).getByRole('button', { name: 'Start period' }));
+    expect(
+      await within(dialog).findByText('The start of an evaluation period must be before its end.'),
+    ).toBeInTheDocument();
+  });
+});
