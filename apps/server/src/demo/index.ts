@@ -61,7 +61,12 @@ const DEMO_ORGS: DemoOrg[] = [
       'REPORTING_PREMIUM',
     ],
     managementMode: 'CTS_OPS_MANAGED',
-    featureFlags: { cyberRiskReadinessDashboard: true, universalTicketInbox: true, csmInformation: true },
+    featureFlags: {
+      cyberRiskReadinessDashboard: true,
+      defaultRevealDashboards: true,
+      universalTicketInbox: true,
+      csmInformation: true,
+    },
     settings: { csmName: 'Dana Whitfield', csmEmailAddress: 'dana.whitfield@vigil.example' },
   },
   {
@@ -70,7 +75,13 @@ const DEMO_ORGS: DemoOrg[] = [
     domain: 'prairiecu.example',
     productSkus: ['CYBERFRAUD_STANDARD', 'CUSTOM_PARSERS', 'RISK_SYSTEMS_AND_APPLICATIONS'],
     managementMode: 'CLIENT_MANAGED',
-    featureFlags: { automatedIntervention: true, infoPanel: true },
+    // Only the readiness banner, on the dashboards.
+    featureFlags: {
+      automatedIntervention: true,
+      infoPanel: true,
+      defaultRevealDashboards: true,
+      cyberRiskReadinessBanner: true,
+    },
   },
   {
     key: 'coastal',
@@ -78,6 +89,7 @@ const DEMO_ORGS: DemoOrg[] = [
     domain: 'coastalcb.example',
     productSkus: [],
     managementMode: 'ONBOARDING',
+    // Without defaultRevealDashboards its users land on the old dashboards until they switch.
     featureFlags: { infoPanel: false, escalationPage: false },
     // Its users set up an authenticator app at their first sign-in.
     settings: { requireTwoFactor: true, emailTimezone: 'America/Chicago' },
