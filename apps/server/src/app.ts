@@ -40,6 +40,7 @@ import { classifierRoutes } from './modules/classifiers/routes';
 import { customParserRoutes } from './modules/custom-parsers/routes';
 import { dashboardRoutes } from './modules/dashboards/routes';
 import { workspaceRoutes } from './modules/dashboards/workspace-routes';
+import { homeRoutes } from './modules/home/routes';
 import { savedQueryRoutes } from './modules/saved-queries/routes';
 import { watchlistRoutes } from './modules/watchlists/routes';
 import { triggerRoutes } from './modules/triggers/routes';
@@ -205,6 +206,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(taskScheduleRoutes(database.db));
   await app.register(dashboardRoutes(database.db));
   await app.register(workspaceRoutes(database.db));
+  await app.register(homeRoutes(database.db));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 
