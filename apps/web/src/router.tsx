@@ -235,9 +235,7 @@ const orgRoute = <const TPath extends string>(path: TPath) =>
 
 // Spec 1 section 2.1: the top-level areas. Each splat route holds an area until its pages are built; a
 // page with its own route takes precedence over the splat.
-const homeRoute = orgRoute('/home').lazy(() =>
-  import('./areas/home/unavailable.lazy').then((m) => m.homeRoute),
-);
+const homeRoute = orgRoute('/home').lazy(() => import('./areas/home/home.lazy').then((m) => m.homeRoute));
 export interface OldDashboardSearch {
   /** The dashboard chosen in the dropdown; the user's default when absent. */
   dashboardId?: string;

@@ -18,6 +18,7 @@ import { seedCustomParsersDemo } from './custom-parsers';
 import { seedDashboardsDemo, seedLibraryDashboardDemo, seedWorkspaceDemo } from './dashboards';
 import { seedEscalationDemo } from './escalation';
 import { seedEventsDemo, seedTrickleTokens } from './events';
+import { seedReadinessDemo } from './home';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
 import { seedTaskSchedulesDemo } from './schedules';
@@ -208,6 +209,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedTicketsDemo(db, peopleOf(0), peopleOf(1));
   await seedTaskSchedulesDemo(db, peopleOf(0), context.adminUserId);
   await seedEscalationDemo(db, peopleOf(0));
+  await seedReadinessDemo(db, peopleOf(0));
   for (const orgId of clientOrgIds) {
     const dashboardId = await seedDashboardsDemo(db, orgId, context.adminUserId);
     if (orgId === orgIds.harbor) {
