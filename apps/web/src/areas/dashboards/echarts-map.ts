@@ -1,6 +1,6 @@
 import type { ChartData } from '@vigil/contracts';
 import { MapChart } from 'echarts/charts';
-import { AriaComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
+import { AriaComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { alpha2ToNumeric } from 'i18n-iso-countries';
@@ -9,7 +9,7 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 // The world's borders (Natural Earth, 1:110m) stay a static file, fetched the first time a map is drawn.
 import worldUrl from 'world-atlas/countries-110m.json?url';
 
-echarts.use([MapChart, TooltipComponent, VisualMapComponent, AriaComponent, SVGRenderer]);
+echarts.use([MapChart, TooltipComponent, AriaComponent, SVGRenderer]);
 
 const MAP = 'world';
 const FALLBACK_SIZE = { width: 480, height: 240 };
@@ -40,6 +40,21 @@ function registerWorld(): Promise<void> {
   return registered;
 }
 
+/** Light to dark blue (the reverse on a dark background) by a share from 0 to 1. */
+function shade(share: number, dark: boolean): string {
+  const [from, to] = dark
+    ? [
+        [28, 58, 94],
+        [116, 192, 252],
+      ]
+    : [
+        [208, 235, 255],
+        [24, 100, 171],
+      ];
+  const channel = (index: number) => Math.round(from[index]! + (to[index]! - from[index]!) * share);
+  return `rgb(${channel(0)}, ${channel(1)}, ${channel(2)})`;
+}
+
 export interface MapOptions {
   data: ChartData;
   dark: boolean;
@@ -58,7 +73,7 @@ export async function drawMap(element: HTMLElement, { data, dark, language }: Ma
     country,
   }));
   const byCode = new Map(points.map((point) => [point.name, point.country]));
-  const text = dark ? '#c9c9c9' : '#495057';
+  const max = Math.max(1, ...values);
   // The map's projection needs a size: an element not laid out yet (a hidden tab) gets one until resized.
   const chart = echarts.init(element, undefined, {
     renderer: 'svg',
@@ -78,17 +93,6 @@ export async function drawMap(element: HTMLElement, { data, dark, language }: Ma
         return `${names.of(country) ?? country}: ${new Intl.NumberFormat(language).format(Number(item.value))}`;
       },
     },
-    visualMap: {
-      type: 'continuous',
-      min: 0,
-      max: Math.max(1, ...values),
-      left: 8,
-      bottom: 8,
-      itemHeight: 80,
-      calculable: false,
-      textStyle: { color: text },
-      inRange: { color: dark ? ['#1c3a5e', '#74c0fc'] : ['#d0ebff', '#1864ab'] },
-    },
     series: [
       {
         type: 'map',
@@ -97,7 +101,12 @@ export async function drawMap(element: HTMLElement, { data, dark, language }: Ma
         roam: false,
         emphasis: { label: { show: false } },
         itemStyle: { areaColor: dark ? '#2e2e2e' : '#f1f3f5', borderColor: dark ? '#555' : '#ced4da' },
-        data: points.map(({ name, value }) => ({ name, value })),
+        // Shaded by hand rather than with ECharts' visual map, which would double this module's size.
+        data: points.map(({ name, value }) => ({
+          name,
+          value,
+          itemStyle: { areaColor: shade(value / max, dark) },
+        })),
       },
     ],
   });
