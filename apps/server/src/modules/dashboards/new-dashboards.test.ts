@@ -31,7 +31,7 @@ afterAll(() => ctx.close());
 async function onNewDashboards(orgId: string, who: SeededUser = user) {
   const context = (await orgRequest(ctx, orgId, 'GET', '/context', who)).json<OrgContext>();
   const preferences = (await orgRequest(ctx, orgId, 'GET', '/user/preferences', who)).json<Preferences>();
-  return newDashboardsEnabled(preferences, context.features.defaultRevealDashboards);
+  return newDashboardsEnabled(preferences, context.features.defaultRevealDashboards === true);
 }
 
 const choose = (orgId: string, newDashboards: boolean) =>
