@@ -13,5 +13,7 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks each page loads, read by the bundle budget test.
+    manifest: true,
   },
 });

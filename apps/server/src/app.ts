@@ -43,6 +43,7 @@ import { customParserRoutes } from './modules/custom-parsers/routes';
 import { dashboardRoutes } from './modules/dashboards/routes';
 import { governanceRoutes } from './modules/governance/routes';
 import { workspaceRoutes } from './modules/dashboards/workspace-routes';
+import { homeRoutes } from './modules/home/routes';
 import { savedQueryRoutes } from './modules/saved-queries/routes';
 import { watchlistRoutes } from './modules/watchlists/routes';
 import { triggerRoutes } from './modules/triggers/routes';
@@ -211,6 +212,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(dashboardRoutes(database.db));
   await app.register(workspaceRoutes(database.db));
   await app.register(reportRoutes(database.db, queueOn(deps.jobs)));
+  await app.register(homeRoutes(database.db));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInThroughPage } from './support';
+import { baseUrl, orgIdOf, signInThroughApi, signInThroughPage } from './support';
 
 test('a bank user lands on a live dashboard, adds a chart on a saved query and puts it on the dashboard', async ({
   page,
@@ -43,4 +43,34 @@ test('a bank user lands on a live dashboard, adds a chart on a saved query and p
   await editor.getByRole('textbox', { name: 'Name' }).click();
   await editor.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('region', { name: 'Large wires' }).getByTestId('badge-value')).toBeVisible();
+});
+
+test('a bank without defaultRevealDashboards starts on the old dashboards until the user switches; the readiness page scores a bank', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInThroughApi(page.request, 'admin@vigil.example');
+  const coastal = await orgIdOf(page.request, 'Coastal Community Bank');
+  await page.goto(`${baseUrl()}/dashboards/default?orgId=${coastal}`);
+  await expect(page).toHaveURL(new RegExp(`/dashboard\\?orgId=${coastal}`));
+  await expect(page.getByRole('combobox', { name: 'Dashboard' })).toHaveValue(/.+/);
+  const toggle = page.getByRole('switch', { name: 'New dashboards (beta)' });
+  await expect(toggle).not.toBeChecked();
+  await toggle.dispatchEvent('click');
+  await expect(page).toHaveURL(/\/dashboards\/default/);
+  // Remembered for this user in this bank.
+  await page.goto(`${baseUrl()}/dashboards/default?orgId=${coastal}`);
+  await expect(page.getByRole('switch', { name: 'New dashboards (beta)' })).toBeChecked();
+  await expect(page).toHaveURL(/\/dashboards\/default/);
+
+  const harbor = await orgIdOf(page.request, 'First Harbor Bank');
+  await page.goto(`${baseUrl()}/dashboards/default?orgId=${harbor}`);
+  await page.getByRole('link', { name: 'Cyber risk readiness' }).click();
+  await expect(page).toHaveURL(/\/home\?/);
+  const risk = page.getByRole('region', { name: 'Risk Assessment' });
+  await expect(risk.getByText('Not measured').first()).toBeVisible();
+  const threat = page.getByRole('region', { name: 'Threat Surveillance' });
+  await expect(threat.getByRole('row', { name: /Incidents closed in time 1 of 2 in time/ })).toBeVisible();
+  await threat.getByRole('link', { name: 'Put right: Incidents closed in time' }).click();
+  await expect(page).toHaveURL(/\/tickets\/incident/);
 });

@@ -10,7 +10,13 @@ import { legacyRedirectPath, retainSearchParams } from '@vigil/contracts';
 import { validateAssetListSearch } from './areas/assets/search';
 import { validateCrossOrgSearch } from './areas/events/cross-org-search-params';
 import { validateEventSearch } from './areas/events/search-params';
-import { refuseSignedIn, requireOrg, requireSecondFactor, requireUser } from './lib/guards';
+import {
+  landOnChosenDashboards,
+  refuseSignedIn,
+  requireOrg,
+  requireSecondFactor,
+  requireUser,
+} from './lib/guards';
 import { notifyMessage } from './lib/notify';
 import { safeRedirectPath } from './lib/redirect';
 import { NotFoundPage } from './shell/not-found-page';
@@ -75,7 +81,7 @@ const indexRoute = createRoute({
 const defaultDashboardRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/dashboards/default',
-  beforeLoad: requireOrg,
+  beforeLoad: landOnChosenDashboards,
 }).lazy(() => import('./areas/dashboards/default-dashboard.lazy').then((m) => m.Route));
 
 export interface UnauthorizedSearch {
@@ -229,11 +235,29 @@ const orgRoute = <const TPath extends string>(path: TPath) =>
 
 // Spec 1 section 2.1: the top-level areas. Each splat route holds an area until its pages are built; a
 // page with its own route takes precedence over the splat.
-const homeRoute = orgRoute('/home').lazy(() =>
-  import('./areas/home/unavailable.lazy').then((m) => m.homeRoute),
-);
-const oldDashboardsRoute = orgRoute('/dashboard/$').lazy(() =>
-  import('./areas/dashboards/unavailable.lazy').then((m) => m.oldDashboardsRoute),
+const homeRoute = orgRoute('/home').lazy(() => import('./areas/home/home.lazy').then((m) => m.homeRoute));
+export interface OldDashboardSearch {
+  /** The dashboard chosen in the dropdown; the user's default when absent. */
+  dashboardId?: string;
+}
+
+const oldDashboardsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/dashboard',
+  beforeLoad: requireOrg,
+  validateSearch: (search: Record<string, unknown>): OldDashboardSearch => ({
+    dashboardId: text(search.dashboardId),
+  }),
+}).lazy(() => import('./areas/dashboards/old-dashboards.lazy').then((m) => m.oldDashboardsRoute));
+const dashboardTemplateRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/dashboard/template',
+  beforeLoad: ({ location }) => {
+    throw redirect({ href: `/dashboard/template/list${location.searchStr}`, replace: true });
+  },
+});
+const dashboardTemplateListRoute = orgRoute('/dashboard/template/list').lazy(() =>
+  import('./areas/dashboards/old-dashboards.lazy').then((m) => m.dashboardTemplatesRoute),
 );
 const dashboardListRoute = orgRoute('/dashboards').lazy(() =>
   import('./areas/dashboards/dashboards-list.lazy').then((m) => m.Route),
@@ -458,6 +482,8 @@ const routeTree = rootRoute.addChildren([
   setupTotpProfileCodeRoute,
   homeRoute,
   oldDashboardsRoute,
+  dashboardTemplateRoute,
+  dashboardTemplateListRoute,
   dashboardListRoute,
   dashboardViewRoute,
   dashboardLibraryRoute,

@@ -8,7 +8,7 @@ import { pageParams } from './query-params';
  * are the provider's, copied into customer organisations.
  */
 
-export const CHART_TYPES = ['bar', 'line', 'area', 'pie', 'table', 'badge', 'events_table'] as const;
+export const CHART_TYPES = ['bar', 'line', 'area', 'pie', 'table', 'badge', 'events_table', 'map'] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
 
 /**
@@ -71,6 +71,8 @@ export const CHART_DESCRIPTION_MAX_LENGTH = 1000;
 export const CHART_MAX_QUERIES = 5;
 /** Top values in a chart (spec 3 section 9). */
 export const CHART_TOP_VALUES = 10;
+/** Map: events per country of their source IP; at most this many distinct source IPs are located. */
+export const CHART_MAP_FIELD = 'src_ip';
 /** Events table: 1 to 100 events. */
 export const CHART_EVENTS_TABLE_MIN = 1;
 export const CHART_EVENTS_TABLE_MAX = 100;
@@ -179,7 +181,8 @@ export const chartPreviewSchema = z.object({ chart: chartInputSchema, range: cha
 /**
  * What a chart draws, one shape for every type: `categories` with one or more `series` (bar, line,
  * area, pie, table), a single `value` (badge), `events` (events table) or `rows` under `columns`
- * (alert lists). `timeAxis` says the categories are ISO times.
+ * (alert lists). `timeAxis` says the categories are ISO times. A map's categories are ISO 3166-1 alpha-2
+ * country codes, most events first; its `total` counts every event with a source IP, located or not.
  */
 export const chartDataSchema = z.object({
   begin: z.string(),

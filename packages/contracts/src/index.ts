@@ -30,3 +30,4 @@ export * from './workspaces';
 export * from './reports';
 export * from './chart-options';
 export * from './governance';
+export * from './home';

@@ -43,7 +43,11 @@ export async function bootstrap(db: Db, options: BootstrapOptions): Promise<Boot
       isProvider: true,
       productSkus: [...PRODUCT_SKUS],
       managementMode: 'CTS_OPS_MANAGED',
-      featureFlags: { readonlyToggle: true, cyberRiskReadinessDashboard: true },
+      featureFlags: {
+        readonlyToggle: true,
+        cyberRiskReadinessDashboard: true,
+        defaultRevealDashboards: true,
+      },
     });
     const generatedAdminPassword = options.adminPassword ? undefined : generatePassword();
     const admin = await insertUser(tx, {

@@ -20,6 +20,7 @@ import { seedEscalationDemo } from './escalation';
 import { seedGovernanceDemo } from './governance';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedReportsDemo } from './reports';
+import { seedReadinessDemo } from './home';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
 import { seedTaskSchedulesDemo } from './schedules';
@@ -63,7 +64,12 @@ const DEMO_ORGS: DemoOrg[] = [
       'REPORTING_PREMIUM',
     ],
     managementMode: 'CTS_OPS_MANAGED',
-    featureFlags: { cyberRiskReadinessDashboard: true, universalTicketInbox: true, csmInformation: true },
+    featureFlags: {
+      cyberRiskReadinessDashboard: true,
+      defaultRevealDashboards: true,
+      universalTicketInbox: true,
+      csmInformation: true,
+    },
     settings: { csmName: 'Dana Whitfield', csmEmailAddress: 'dana.whitfield@vigil.example' },
   },
   {
@@ -72,7 +78,13 @@ const DEMO_ORGS: DemoOrg[] = [
     domain: 'prairiecu.example',
     productSkus: ['CYBERFRAUD_STANDARD', 'CUSTOM_PARSERS', 'RISK_SYSTEMS_AND_APPLICATIONS'],
     managementMode: 'CLIENT_MANAGED',
-    featureFlags: { automatedIntervention: true, infoPanel: true },
+    // Only the readiness banner, on the dashboards.
+    featureFlags: {
+      automatedIntervention: true,
+      infoPanel: true,
+      defaultRevealDashboards: true,
+      cyberRiskReadinessBanner: true,
+    },
   },
   {
     key: 'coastal',
@@ -80,6 +92,7 @@ const DEMO_ORGS: DemoOrg[] = [
     domain: 'coastalcb.example',
     productSkus: [],
     managementMode: 'ONBOARDING',
+    // Without defaultRevealDashboards its users land on the old dashboards until they switch.
     featureFlags: { infoPanel: false, escalationPage: false },
     // Its users set up an authenticator app at their first sign-in.
     settings: { requireTwoFactor: true, emailTimezone: 'America/Chicago' },
@@ -199,6 +212,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedTaskSchedulesDemo(db, peopleOf(0), context.adminUserId);
   await seedEscalationDemo(db, peopleOf(0));
   await seedGovernanceDemo(db, peopleOf(0));
+  await seedReadinessDemo(db, peopleOf(0));
   for (const orgId of clientOrgIds) {
     const dashboardId = await seedDashboardsDemo(db, orgId, context.adminUserId);
     const demoOrg = DEMO_ORGS.find((entry) => orgIds[entry.key] === orgId)!;

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect, type ParsedLocation } from '@tanstack/react-router';
-import type { CurrentUser } from '@vigil/contracts';
+import { newDashboardsEnabled, type CurrentUser } from '@vigil/contracts';
 import { chooseCurrentOrg } from './current-org';
 import { orgContextQuery } from './org-context';
 import { preferencesQuery } from './preferences';
@@ -55,6 +55,27 @@ export async function requireOrg(args: GuardArgs): Promise<{ user: CurrentUser; 
   void context.queryClient.prefetchQuery(preferencesQuery(orgId));
   await context.queryClient.ensureQueryData(permissionsQuery(orgId));
   return { user, orgId };
+}
+
+/**
+ * /dashboards/default, where users land: those on the old dashboards go to /dashboard instead (spec 1
+ * section 4.5: their stored choice, else the organisation's defaultRevealDashboards flag). When either
+ * cannot be loaded the new dashboards open, as the page itself does not need them.
+ */
+export async function landOnChosenDashboards(args: GuardArgs): Promise<void> {
+  const { orgId } = await requireOrg(args);
+  const { queryClient } = args.context;
+  const [context, preferences] = await Promise.all([
+    queryClient.ensureQueryData(orgContextQuery(orgId, args.search.feature)),
+    queryClient.ensureQueryData(preferencesQuery(orgId)),
+  ]).catch(() => [null, null] as const);
+  if (
+    context &&
+    preferences &&
+    !newDashboardsEnabled(preferences, context.features.defaultRevealDashboards === true)
+  ) {
+    throw redirect({ href: `/dashboard${args.location.searchStr}`, replace: true });
+  }
 }
 
 /** The two-factor pages: only while a login waits for its second factor. */

@@ -61,7 +61,10 @@ export function orgShellRoutes(
   return {
     [`GET ${base}/context`]: { body: context },
     [`GET ${base}/user/permissions`]: { body: { permissions: context.permissions } },
-    [`GET ${base}/user/preferences`]: { body: { ...DEFAULT_PREFERENCES, ...preferences } },
+    // They chose the new dashboards, where /dashboards/default keeps them (spec 1 section 4.5).
+    [`GET ${base}/user/preferences`]: {
+      body: { ...DEFAULT_PREFERENCES, newDashboardsEnabled: true, ...preferences },
+    },
   };
 }
 

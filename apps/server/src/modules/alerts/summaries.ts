@@ -2,7 +2,7 @@ import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { ALERT_SEVERITIES } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import { triggers } from '../triggers/tables';
-import { alerts } from './tables';
+import { alerts, alertStateChanges } from './tables';
 
 /**
  * Alert figures for charts and dashboards (spec 3 "security and fraud alerts (list, counts,
@@ -117,4 +117,23 @@ export async function escalationsPerDay(db: Db, scope: AlertScope) {
     .where(inScope(scope, sql`${alerts.escalatedAt}`))
     .groupBy(sql`1`, alerts.triggerId, alerts.kind)
     .orderBy(sql`1`);
+}
+
+/**
+ * Alerts of an organisation and domain fired since `since` that are due to be worked (worked already,
+ * or fired more than `slaMs` ago), and those of them worked (taken out of New) within `slaMs` of firing.
+ */
+export async function alertsWorkedInTime(db: Db, orgId: string, domain: string, since: Date, slaMs: number) {
+  const sla = sql`make_interval(secs => ${slaMs / 1000})`;
+  const workedAt = sql`CASE WHEN ${alerts.state} <> 'NEW' THEN coalesce(
+    (SELECT min(${alertStateChanges.changedAt}) FROM ${alertStateChanges} WHERE ${alertStateChanges.alertId} = ${alerts.id}),
+    ${alerts.stateChangedAt}, ${alerts.firedAt}) END`;
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*) FILTER (WHERE ${workedAt} IS NOT NULL OR ${alerts.firedAt} < now() - ${sla})::int`,
+      onTime: sql<number>`count(*) FILTER (WHERE ${workedAt} <= ${alerts.firedAt} + ${sla})::int`,
+    })
+    .from(alerts)
+    .where(and(eq(alerts.orgId, orgId), eq(alerts.domain, domain), gte(alerts.firedAt, since)));
+  return { total: row?.total ?? 0, onTime: row?.onTime ?? 0 };
 }

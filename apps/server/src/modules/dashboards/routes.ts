@@ -67,7 +67,7 @@ const CHART_RULES =
   'INCIDENT_LIST and TASK_LIST table, INCIDENT_/TASK_STATE_COUNTS and INCIDENT_/TASK_OWNER_COUNTS ' +
   'bar/pie/table/badge); SAVED_QUERIES needs queries the organisation sees ' +
   '(CHART_QUERIES_REQUIRED, CHART_QUERY_MISSING): one aggregate query or up to 5 non-aggregate ones ' +
-  '(CHART_ONE_AGGREGATE_QUERY, CHART_TOO_MANY_QUERIES), badge and events table exactly one non-aggregate ' +
+  '(CHART_ONE_AGGREGATE_QUERY, CHART_TOO_MANY_QUERIES), badge, events table and map exactly one non-aggregate ' +
   'query (CHART_NEEDS_ONE_NON_AGGREGATE_QUERY); terms draw as bar/pie/table, date histograms as ' +
   'line/area/bar/table, single values as table (CHART_AGGREGATION_NOT_SUPPORTED); an events table ' +
   'shows 1 to 100 events (`rowLimit`, CHART_EVENTS_COUNT_INVALID), an alert list 1 to 10,000 rows, an ' +
@@ -80,7 +80,9 @@ const RANGE_NOTE =
   'the event search (last 24 hours by default). Saved-query charts run through the event search, so the ' +
   "caller's data restrictions apply; they need EVENT_VIEW, alert families and the escalation chart " +
   'ALERT_INBOX_VIEW, incident families INCIDENT_VIEW, task families TASK_VIEW (403 PERMISSION_DENIED). ' +
-  'Terms show the top 10 values, events tables at most 45 days back, alert and incident trends the past ' +
+  'Terms show the top 10 values, events tables at most 45 days back, maps the events per country of their ' +
+  'source IP (ISO 3166-1 alpha-2 `categories`; at most 10,000 distinct source IPs, SEARCH_TOO_MANY_TERMS ' +
+  'above), alert and incident trends the past ' +
   'year without the last hour whatever the range. Ticket families count the tickets created in the range; ' +
   'the escalation chart the alerts escalated per day, one series per trigger (top 10).';
 

@@ -1,9 +1,11 @@
 import {
+  AGGREGATION_MAX_TERMS,
   CHART_ALERT_LIST_DEFAULT_ROWS,
   CHART_ALERT_LIST_MAX_ROWS,
   CHART_EVENTS_TABLE_DEFAULT,
   CHART_EVENTS_TABLE_MAX,
   CHART_EVENTS_TABLE_MIN,
+  CHART_MAP_FIELD,
   CHART_MAX_QUERIES,
   CHART_REALTIME_MAX_DAYS,
   CHART_TICKET_LIST_MAX_ROWS,
@@ -32,6 +34,7 @@ import {
 } from '../alerts/summaries';
 import { aggregateEvents, histogramInterval, searchEvents, type SearchActor } from '../events/service';
 import { getSavedQuery } from '../saved-queries/service';
+import { countriesOf } from './geo';
 import {
   latestTickets,
   ticketCountsByOwner,
@@ -108,7 +111,7 @@ async function loadQueries(db: Db, access: AccessContext, ids: string[]): Promis
   return queries;
 }
 
-const ONE_QUERY_TYPES: readonly ChartType[] = ['badge', 'events_table'];
+const ONE_QUERY_TYPES: readonly ChartType[] = ['badge', 'events_table', 'map'];
 
 const savedQueries: ChartSource = {
   viewPermission: 'EVENT_VIEW',
@@ -202,6 +205,7 @@ const savedQueries: ChartSource = {
       });
       return { ...base, begin, events: page.items, total: page.total };
     }
+    if (spec.type === 'map') return runMap(db, actor, queries[0]!, scope, base);
     if (spec.type === 'badge') {
       const result = await aggregateEvents(db, actor, {
         ...scope,
@@ -243,6 +247,39 @@ const savedQueries: ChartSource = {
     return { ...base, timeAxis: true, categories, series };
   },
 };
+
+/**
+ * A map: the query's events per country of their source IP, most first. Source IPs are counted in the
+ * database (at most AGGREGATION_MAX_TERMS distinct ones, SEARCH_TOO_MANY_TERMS above) and located here;
+ * private and unknown addresses count in `total` only.
+ */
+async function runMap(
+  db: Db,
+  actor: SearchActor,
+  query: SavedQuery,
+  scope: { begin: string; end: string; filters: SearchFilter[] },
+  base: { begin: string; end: string; timeAxis: boolean },
+): Promise<ChartData> {
+  const result = await aggregateEvents(db, actor, {
+    ...scope,
+    query: query.query,
+    aggregation: { type: 'terms', field: CHART_MAP_FIELD, size: AGGREGATION_MAX_TERMS },
+  });
+  const buckets = result.buckets ?? [];
+  const countries = await countriesOf(buckets.map((bucket) => bucket.key));
+  const perCountry = new Map<string, number>();
+  buckets.forEach((bucket, index) => {
+    const country = countries[index];
+    if (country) perCountry.set(country, (perCountry.get(country) ?? 0) + bucket.count);
+  });
+  const ranked = [...perCountry].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return {
+    ...base,
+    categories: ranked.map(([country]) => country),
+    series: [{ name: query.name, values: ranked.map(([, count]) => count) }],
+    total: buckets.reduce((sum, bucket) => sum + bucket.count, 0),
+  };
+}
 
 async function runAggregate(
   db: Db,

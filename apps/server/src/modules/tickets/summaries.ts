@@ -1,8 +1,8 @@
 import { TICKET_STATES_OF, type TicketKind } from '@vigil/contracts';
-import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../users/tables';
-import { tickets } from './tables';
+import { ticketHistory, tickets } from './tables';
 
 /**
  * Ticket figures for charts and dashboards (spec 3 "tasks (list, counts)", "incidents (list,
@@ -83,4 +83,36 @@ export async function ticketsPerDay(db: Db, scope: TicketScope) {
     .where(inScope(scope))
     .groupBy(sql`1`)
     .orderBy(sql`1`);
+}
+
+/**
+ * Tickets of a kind whose deadline (SLA date, else due date, else `defaultDays` after creation) fell
+ * between `since` and now, and those of them done (in one of `doneStates`) by it. `where` narrows the
+ * tickets further (for example to those a task schedule created).
+ */
+export async function ticketsDoneInTime(
+  db: Db,
+  scope: { orgId: string; kind: TicketKind; since: Date; defaultDays: number; doneStates: readonly string[] },
+  where?: SQL,
+) {
+  const deadline = sql`coalesce(${tickets.slaDate}, ${tickets.dueDate}, ${tickets.createdOn} + make_interval(days => ${scope.defaultDays}))`;
+  const doneAt = sql`coalesce((SELECT max(${ticketHistory.at}) FROM ${ticketHistory}
+    WHERE ${ticketHistory.ticketId} = ${tickets.id} AND ${ticketHistory.action} = 'state-changed'
+      AND ${ticketHistory.details}->>'to' = ${tickets.state}), ${tickets.modifiedOn})`;
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      onTime: sql<number>`count(*) FILTER (WHERE ${inArray(tickets.state, [...scope.doneStates])} AND ${doneAt} <= ${deadline})::int`,
+    })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.orgId, scope.orgId),
+        eq(tickets.kind, scope.kind),
+        sql`${deadline} >= ${scope.since}`,
+        sql`${deadline} <= now()`,
+        where,
+      ),
+    );
+  return { total: row?.total ?? 0, onTime: row?.onTime ?? 0 };
 }

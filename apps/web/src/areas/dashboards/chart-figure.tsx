@@ -3,7 +3,12 @@ import type { ChartData, ChartType } from '@vigil/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-type Drawn = Extract<ChartType, 'bar' | 'line' | 'area' | 'pie'>;
+type Drawn = Extract<ChartType, 'bar' | 'line' | 'area' | 'pie' | 'map'>;
+
+interface Disposable {
+  resize(): void;
+  dispose(): void;
+}
 
 const isEmpty = (type: ChartType, data: ChartData) => {
   if (type === 'badge') return data.value === undefined;
@@ -13,7 +18,7 @@ const isEmpty = (type: ChartType, data: ChartData) => {
   return (data.series ?? []).every((series) => series.values.every((value) => value === 0));
 };
 
-/** What a chart draws: ECharts for bar, line, area and pie (loaded on first use), tables and badges as text. */
+/** What a chart draws: ECharts for bar, line, area, pie and map (loaded on first use), tables and badges as text. */
 export function ChartFigure({
   type,
   data,
@@ -157,42 +162,66 @@ function EventsTable({ data, height }: { data: ChartData; height: number }) {
 }
 
 function EChartFigure({ type, data, height }: { type: Drawn; data: ChartData; height: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const element = useRef<HTMLDivElement>(null);
   const dark = useComputedColorScheme('light') === 'dark';
-  const [ready, setReady] = useState(false);
+  const [state, setState] = useState<'drawing' | 'drawn' | 'failed'>('drawing');
+  const language = i18n.language;
   useEffect(() => {
     let disposed = false;
     let dispose: (() => void) | undefined;
     let observer: ResizeObserver | undefined;
-    void import('./echarts').then(({ drawChart }) => {
-      if (disposed || !element.current) return;
-      const chart = drawChart(element.current, { type, data, dark });
-      setReady(true);
-      if (typeof ResizeObserver !== 'undefined') {
-        observer = new ResizeObserver(() => chart.resize());
-        observer.observe(element.current);
-      }
-      dispose = () => chart.dispose();
-    });
+    // Maps bring their own module and the world's borders; the other charts share one module.
+    const draw = (target: HTMLElement): Promise<Disposable> =>
+      type === 'map'
+        ? import('./echarts-map').then(({ drawMap }) => drawMap(target, { data, dark, language }))
+        : import('./echarts').then(({ drawChart }) => drawChart(target, { type, data, dark }));
+    if (element.current) {
+      draw(element.current).then(
+        (chart) => {
+          if (disposed || !element.current) return chart.dispose();
+          setState('drawn');
+          if (typeof ResizeObserver !== 'undefined') {
+            observer = new ResizeObserver(() => chart.resize());
+            observer.observe(element.current);
+          }
+          dispose = () => chart.dispose();
+        },
+        () => !disposed && setState('failed'),
+      );
+    }
     return () => {
       disposed = true;
       observer?.disconnect();
       dispose?.();
     };
-  }, [type, data, dark]);
-  const total = (data.series ?? []).reduce(
-    (sum, series) => sum + series.values.reduce((a, b) => a + b, 0),
-    0,
-  );
+  }, [type, data, dark, language]);
+  const values = (data.series ?? []).flatMap((series) => series.values);
+  const total = values.reduce((a, b) => a + b, 0);
+  const label =
+    type === 'map'
+      ? t('charts.mapLabel', { count: total, countries: data.categories?.length ?? 0 })
+      : t('charts.figureLabel', { count: total });
   return (
     <Stack gap={0} pos="relative">
-      {!ready && (
+      {state === 'drawing' && (
         <Center pos="absolute" inset={0}>
           <Loader size="sm" />
         </Center>
       )}
-      <Box ref={element} h={height} role="img" aria-label={t('charts.figureLabel', { count: total })} />
+      {state === 'failed' && (
+        <Center pos="absolute" inset={0}>
+          <Text c="dimmed" size="sm">
+            {t('charts.drawFailed')}
+          </Text>
+        </Center>
+      )}
+      <Box ref={element} h={height} role="img" aria-label={label} />
+      {type === 'map' && (
+        <Text c="dimmed" size="xs">
+          {t('charts.mapAttribution')}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -25,10 +25,13 @@ import { RangeSelect, RefreshSelect } from './range-selects';
 export function DashboardBoard({
   orgId,
   dashboard,
+  picker,
   children,
 }: {
   orgId: string;
   dashboard: Dashboard;
+  /** Shown in place of the dashboard's name (the old dashboards' dropdown of dashboards). */
+  picker?: ReactNode;
   /** Cards shown after the tiles (the default dashboard's system status). */
   children?: ReactNode;
 }) {
@@ -73,9 +76,11 @@ export function DashboardBoard({
       <Title order={1}>{t('dashboards.title')}</Title>
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <Stack gap={2}>
-          <Title order={2} title={dashboard.name}>
-            {displayName(dashboard.name)}
-          </Title>
+          {picker ?? (
+            <Title order={2} title={dashboard.name}>
+              {displayName(dashboard.name)}
+            </Title>
+          )}
           {dashboard.description && (
             <Text c="dimmed" size="sm">
               {dashboard.description}

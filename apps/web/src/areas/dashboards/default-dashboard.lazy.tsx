@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../lib/page-title';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { LoadFailed, LoadingLine } from '../../shell/query-status';
+import { ReadinessBanner } from '../home/readiness-banner';
 import { defaultDashboardQuery } from './api';
 import { DashboardBoard } from './dashboard-board';
 import { DashboardEditor } from './dashboard-editor';
@@ -34,14 +35,18 @@ function DefaultDashboardPage() {
 
   if (canView && current.data?.dashboard) {
     return (
-      <DashboardBoard orgId={orgId} dashboard={current.data.dashboard}>
-        {status}
-      </DashboardBoard>
+      <Stack gap="md">
+        <ReadinessBanner />
+        <DashboardBoard orgId={orgId} dashboard={current.data.dashboard}>
+          {status}
+        </DashboardBoard>
+      </Stack>
     );
   }
   return (
     <Stack gap="lg">
       <Title order={1}>{t('dashboards.title')}</Title>
+      <ReadinessBanner />
       {canView && current.isPending && <LoadingLine label={t('dashboards.loading')} />}
       {canView && current.isError && (
         <LoadFailed

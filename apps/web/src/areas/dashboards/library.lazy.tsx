@@ -1,148 +1,22 @@
-import { Button, EmptyState, Group, Stack, Table, Text } from '@mantine/core';
-import { IconBooks } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createLazyRoute, useNavigate } from '@tanstack/react-router';
-import {
-  DEFAULT_PAGE_SIZE,
-  dashboardSchema,
-  displayName,
-  dashboardLibraryCopyResultSchema,
-} from '@vigil/contracts';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiFetch } from '../../lib/api';
-import { notifyMessage } from '../../lib/notify';
-import { useOrgContext } from '../../lib/org-context';
-import { useCurrentOrgId, useHasPermission } from '../../lib/session';
-import { orgPath } from '../assets/queries';
+import { useHasPermission } from '../../lib/session';
 import { GatedPage } from '../../shell/gated-page';
-import { ListPager } from '../../shell/list-pager';
-import { ListStates } from '../../shell/query-status';
-import { dashboardPath, dashboardsKey, dashboardsQuery } from './api';
+import { LibraryList } from './library-list';
 
 export const Route = createLazyRoute('/dashboards/library')({ component: LibraryPage });
 
 /** /dashboards/library: the provider's dashboards, added to the organisation or copied to every customer. */
 function LibraryPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   return (
     <GatedPage title={t('dashboards.library')} allowed={useHasPermission('DASHBOARD_VIEW')} maw={1100}>
-      <LibraryList />
-    </GatedPage>
-  );
-}
-
-function LibraryList() {
-  const { t } = useTranslation();
-  const orgId = useCurrentOrgId() ?? '';
-  const canEdit = useHasPermission('DASHBOARD_EDIT');
-  const tracAdmin = useHasPermission('TRAC_ADMIN');
-  const providerOrg = Boolean(useOrgContext()?.org.isProvider);
-  const providerAdmin = tracAdmin && providerOrg;
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const [pageNumber, setPageNumber] = useState(1);
-  const list = useQuery(dashboardsQuery(orgId, { library: true, pageNumber, pageSize: DEFAULT_PAGE_SIZE }));
-  const add = useMutation({
-    mutationFn: (id: string) =>
-      apiFetch(`${dashboardPath(orgId, id)}/copy`, { method: 'POST', schema: dashboardSchema }),
-    onSuccess: async (copy) => {
-      notifyMessage('dashboards.done.copy');
-      await queryClient.invalidateQueries({ queryKey: dashboardsKey(orgId) });
-      await navigate({ to: '/dashboards/$dashboardId/view', params: { dashboardId: copy.id } });
-    },
-    meta: { errorKey: 'dashboards.actionFailed' },
-  });
-  const copyAll = useMutation({
-    mutationFn: () =>
-      apiFetch(`${orgPath(orgId)}/dashboards/library/copy-to-customers`, {
-        method: 'POST',
-        schema: dashboardLibraryCopyResultSchema,
-      }),
-    onSuccess: (result) => notifyMessage('dashboards.done.copyAll', 'green', result),
-    meta: { errorKey: 'dashboards.actionFailed' },
-  });
-  return (
-    <Stack gap="md">
-      <Group justify="space-between">
-        <Text c="dimmed" size="sm">
-          {t('dashboards.libraryIntro')}
-        </Text>
-        {providerAdmin && (
-          <Button variant="light" loading={copyAll.isPending} onClick={() => copyAll.mutate()}>
-            {t('dashboards.copyToCustomers')}
-          </Button>
-        )}
-      </Group>
-      <ListStates
-        query={list}
-        loadingLabel={t('dashboards.loading')}
-        failedTitle={t('dashboards.loadFailed')}
-        empty={
-          <EmptyState
-            icon={<IconBooks size={32} stroke={1.5} />}
-            withIndicatorBackground
-            title={t('dashboards.libraryEmpty')}
-          />
+      <LibraryList
+        open={(dashboardId) =>
+          void navigate({ to: '/dashboards/$dashboardId/view', params: { dashboardId } })
         }
-      >
-        {(data) => (
-          <>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('dashboards.name')}</Table.Th>
-                  <Table.Th>{t('dashboards.description')}</Table.Th>
-                  <Table.Th>{t('dashboards.charts')}</Table.Th>
-                  <Table.Th>{t('common.actions')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((dashboard) => (
-                  <Table.Tr key={dashboard.id}>
-                    <Table.Td title={dashboard.name}>{displayName(dashboard.name)}</Table.Td>
-                    <Table.Td>{dashboard.description}</Table.Td>
-                    <Table.Td>{dashboard.chartCount}</Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          onClick={() =>
-                            void navigate({
-                              to: '/dashboards/$dashboardId/view',
-                              params: { dashboardId: dashboard.id },
-                            })
-                          }
-                        >
-                          {t('dashboards.preview')}
-                        </Button>
-                        {canEdit && (
-                          <Button
-                            size="xs"
-                            variant="light"
-                            aria-label={t('dashboards.addNamed', { name: dashboard.name })}
-                            loading={add.isPending && add.variables === dashboard.id}
-                            onClick={() => add.mutate(dashboard.id)}
-                          >
-                            {t('dashboards.add')}
-                          </Button>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-            <ListPager
-              total={data.total}
-              pageSize={DEFAULT_PAGE_SIZE}
-              page={pageNumber}
-              onChange={setPageNumber}
-            />
-          </>
-        )}
-      </ListStates>
-    </Stack>
+      />
+    </GatedPage>
   );
 }

@@ -107,7 +107,7 @@ describe('charts list', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Failed logins');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(
-      await screen.findByText(/Badge and events table charts need exactly one non-aggregate query/),
+      await screen.findByText(/Badge, events table and map charts need exactly one non-aggregate query/),
     ).toBeInTheDocument();
   });
 
