@@ -426,6 +426,15 @@ const inputTokensRoute = orgRoute('/settings/input-tokens').lazy(() =>
 const customParsersRoute = orgRoute('/settings/custom-parsers').lazy(() =>
   import('./areas/settings/custom-parsers.lazy').then((m) => m.Route),
 );
+const integrationsRoute = orgRoute('/settings/integrations').lazy(() =>
+  import('./areas/settings/integrations.lazy').then((m) => m.Route),
+);
+const azureIntegrationsRoute = orgRoute('/settings/integrations/azure').lazy(() =>
+  import('./areas/settings/integrations.lazy').then((m) => m.AzureRoute),
+);
+const salesforceIntegrationsRoute = orgRoute('/settings/integrations/salesforce').lazy(() =>
+  import('./areas/settings/integrations.lazy').then((m) => m.SalesforceRoute),
+);
 const settingsRoute = orgRoute('/settings/$').lazy(() =>
   import('./areas/settings/unavailable.lazy').then((m) => m.settingsRoute),
 );
@@ -505,6 +514,9 @@ const routeTree = rootRoute.addChildren([
   jobDescriptorsRoute,
   inputTokensRoute,
   customParsersRoute,
+  integrationsRoute,
+  azureIntegrationsRoute,
+  salesforceIntegrationsRoute,
   settingsRoute,
 ]);
 
