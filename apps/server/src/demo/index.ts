@@ -18,6 +18,7 @@ import { seedCustomParsersDemo } from './custom-parsers';
 import { seedDashboardsDemo, seedLibraryDashboardDemo, seedWorkspaceDemo } from './dashboards';
 import { seedEscalationDemo } from './escalation';
 import { seedEventsDemo, seedTrickleTokens } from './events';
+import { seedIntegrationsDemo } from './integrations';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
 import { seedTaskSchedulesDemo } from './schedules';
@@ -30,6 +31,8 @@ export interface DemoContext {
   adminUserId: string;
   roleIds: Record<SystemRoleName, string>;
   password?: string;
+  /** An S3-compatible endpoint is configured: the demo log source is collected. */
+  s3Endpoint?: string;
 }
 
 export interface DemoSummary {
@@ -207,6 +210,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
     }
   }
   await seedLibraryDashboardDemo(db, context.adminUserId);
+  await seedIntegrationsDemo(db, orgIds.harbor!, { collect: context.s3Endpoint !== undefined });
   return summary;
 }
 
