@@ -37,7 +37,7 @@ const readBody = async (request: IncomingMessage) => {
 
 /**
  * A small S3-compatible server on loopback speaking the REST calls the AWS SDK sends with path-style
- * addressing: HeadBucket, ListObjectsV2 (prefix, max-keys, continuation tokens), GetObject, HeadObject
+ * addressing: CreateBucket, HeadBucket, ListObjectsV2 (prefix, max-keys, continuation tokens), GetObject, HeadObject
  * and PutObject. Requests without an AWS signature are refused (403 AccessDenied), like S3 does.
  */
 export async function startLocalS3Server(options: { maxKeys?: number } = {}): Promise<LocalS3Server> {
@@ -60,6 +60,11 @@ export async function startLocalS3Server(options: { maxKeys?: number } = {}): Pr
       }
       const [, bucketName = '', ...rest] = url.pathname.split('/');
       const key = decodeURIComponent(rest.join('/'));
+      if (request.method === 'PUT' && key === '') {
+        if (!buckets.has(decodeURIComponent(bucketName)))
+          buckets.set(decodeURIComponent(bucketName), new Map());
+        return void response.writeHead(200).end();
+      }
       const bucket = buckets.get(decodeURIComponent(bucketName));
       if (!bucket) return sendError(response, 404, 'NoSuchBucket', 'The specified bucket does not exist');
       if (key === '') {

@@ -19,6 +19,8 @@ export const logSourcePath = (orgId: string, id: string) =>
 
 /** Status and progress change while collection runs: lists refresh on their own this often. */
 const REFRESH_MS = 15_000;
+/** An open log-source list follows a poll closely. */
+const SOURCES_REFRESH_MS = 5_000;
 
 /** GET /integrations?kind= (INTEGRATION_VIEW). */
 export const integrationsQuery = (orgId: string, kind: IntegrationKind) =>
@@ -35,7 +37,7 @@ export const logSourcesQuery = (orgId: string, integrationId: string) =>
     queryKey: [...integrationsKey(orgId), 'log-sources', integrationId] as const,
     queryFn: ({ signal }) =>
       apiFetch(logSourcesPath(orgId, integrationId), { schema: s3LogSourceListSchema, signal }),
-    refetchInterval: REFRESH_MS,
+    refetchInterval: SOURCES_REFRESH_MS,
   });
 
 /** GET /log-source/:id/objects (INTEGRATION_VIEW). */
