@@ -53,6 +53,7 @@ import { tokenRoutes } from './modules/tokens/routes';
 import { createS3Client, defineIntegrationJobs } from './modules/integrations/collector';
 import { DEFAULT_ENTRA_ENDPOINTS } from './modules/integrations/entra';
 import { integrationRoutes } from './modules/integrations/routes';
+import { actionRoutes } from './modules/integrations/action-routes';
 import { loadOrgAccess } from './modules/users/access';
 import { userAdminRoutes } from './modules/users/admin-routes';
 import { jobDescriptorRoutes } from './modules/users/job-descriptor-routes';
@@ -242,6 +243,7 @@ export async function buildApp(deps: AppDeps) {
       },
     }),
   );
+  await app.register(actionRoutes({ db: database.db, secrets: deps.secrets }));
 
   const webDist = deps.webDist ?? DEFAULT_WEB_DIST;
   const serveWeb = existsSync(path.join(webDist, 'index.html'));

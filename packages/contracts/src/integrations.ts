@@ -204,3 +204,114 @@ export const s3LogObjectSchema = z.object({
 });
 export type S3LogObject = z.infer<typeof s3LogObjectSchema>;
 export const s3LogObjectListSchema = z.object({ items: z.array(s3LogObjectSchema), total: z.number() });
+
+// --- Action integrations and actions (spec 3) ---------------------------------------------------
+
+/** Banking platforms actions are sent to; one action integration per provider and organisation. */
+export const ACTION_PROVIDERS = ['Q2', 'APITURE', 'SYMXCHANGE'] as const;
+export type ActionProvider = (typeof ACTION_PROVIDERS)[number];
+
+/** ADD_WARNING_CODE puts a warning code on an account (Symxchange); DISABLE_USER disables online banking (Q2, Apiture). */
+export const ACTION_TYPES = ['ADD_WARNING_CODE', 'DISABLE_USER'] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+export const ACTION_TYPE_PROVIDERS: Record<ActionType, readonly ActionProvider[]> = {
+  ADD_WARNING_CODE: ['SYMXCHANGE'],
+  DISABLE_USER: ['Q2', 'APITURE'],
+};
+
+/** When the action's fields hold several values: send each one at a time, only the first, or none. */
+export const ACTION_MULTIPLE_VALUES = ['SEND_ALL', 'SEND_FIRST', 'SEND_NONE'] as const;
+export type ActionMultipleValues = (typeof ACTION_MULTIPLE_VALUES)[number];
+
+/** Event fields one action reads its values from. */
+export const ACTION_MAX_FIELDS = 5;
+export const SYMXCHANGE_WARNING_CODE_MIN = 1;
+export const SYMXCHANGE_WARNING_CODE_MAX = 999;
+export const SYMXCHANGE_MAX_WARNING_CODES = 20;
+/** Values one run may carry. */
+export const ACTION_RUN_MAX_VALUES = 100;
+
+export const actionIntegrationInputSchema = z.object({
+  provider: z.enum(ACTION_PROVIDERS),
+  apiBaseUrl: url,
+  authBaseUrl: url,
+  clientId: text,
+  /** Required on create; on update omitted or null keeps the stored one. */
+  clientSecret: secret.nullish(),
+});
+export type ActionIntegrationInput = z.input<typeof actionIntegrationInputSchema>;
+
+export const actionIntegrationSchema = z.object({
+  id: z.string(),
+  provider: z.enum(ACTION_PROVIDERS),
+  apiBaseUrl: z.string(),
+  authBaseUrl: z.string(),
+  clientId: z.string(),
+  clientSecretSet: z.boolean(),
+  createdOn: z.string(),
+});
+export type ActionIntegration = z.infer<typeof actionIntegrationSchema>;
+export const actionIntegrationListSchema = z.object({
+  items: z.array(actionIntegrationSchema),
+  total: z.number(),
+});
+
+export const actionInputSchema = z.object({
+  name,
+  type: z.enum(ACTION_TYPES),
+  provider: z.enum(ACTION_PROVIDERS),
+  /** Event fields the values come from (account number, online-banking user). */
+  fields: z.array(z.string().trim().min(1).max(INTEGRATION_TEXT_MAX_LENGTH)).min(1),
+  multipleValues: z.enum(ACTION_MULTIPLE_VALUES).default('SEND_ALL'),
+  /** ADD_WARNING_CODE: the code added, 1 to 999. */
+  warningCode: z.number().int().nullish(),
+});
+export type ActionInput = z.input<typeof actionInputSchema>;
+
+export const actionSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(ACTION_TYPES),
+  provider: z.enum(ACTION_PROVIDERS),
+  fields: z.array(z.string()),
+  multipleValues: z.enum(ACTION_MULTIPLE_VALUES),
+  warningCode: z.number().nullable(),
+  createdOn: z.string(),
+});
+export type Action = z.infer<typeof actionSchema>;
+export const actionListSchema = z.object({ items: z.array(actionSchema), total: z.number() });
+
+/** POST /action/:id/run: the values (accounts, users) to act on, or an event whose fields hold them. */
+export const actionRunSchema = z
+  .object({
+    values: z
+      .array(z.string().trim().min(1).max(INTEGRATION_TEXT_MAX_LENGTH))
+      .max(ACTION_RUN_MAX_VALUES)
+      .optional(),
+    event: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((input) => input.values !== undefined || input.event !== undefined, {
+    message: 'values or event is required',
+  });
+
+export const PENDING_ACTION_STATES = ['PENDING', 'EXECUTED', 'FAILED', 'REVERTED'] as const;
+export type PendingActionState = (typeof PENDING_ACTION_STATES)[number];
+
+export const pendingActionSchema = z.object({
+  id: z.string(),
+  actionId: z.string().nullable(),
+  actionName: z.string(),
+  provider: z.enum(ACTION_PROVIDERS),
+  type: z.enum(ACTION_TYPES),
+  /** The account or user acted on. */
+  value: z.string(),
+  state: z.enum(PENDING_ACTION_STATES),
+  request: z.record(z.string(), z.unknown()).nullable(),
+  response: z.record(z.string(), z.unknown()).nullable(),
+  error: z.string().nullable(),
+  executedAt: z.string().nullable(),
+  revertedAt: z.string().nullable(),
+  createdOn: z.string(),
+});
+export type PendingAction = z.infer<typeof pendingActionSchema>;
+export const pendingActionListSchema = z.object({ items: z.array(pendingActionSchema), total: z.number() });

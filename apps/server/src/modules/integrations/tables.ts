@@ -99,3 +99,66 @@ export const s3LogObjects = pgTable(
     index('s3_log_objects_source_read').on(table.sourceId, table.readAt),
   ],
 );
+
+/** A banking platform actions are sent to (Q2, Apiture, Symxchange): one per provider and organisation. */
+export const actionIntegrations = pgTable(
+  'action_integrations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    provider: text().notNull(),
+    apiBaseUrl: text().notNull(),
+    authBaseUrl: text().notNull(),
+    clientId: text().notNull(),
+    clientSecretEncrypted: text().notNull(),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('action_integrations_org_provider').on(table.orgId, table.provider)],
+);
+
+/** A typed action: which provider call it makes and which event fields hold the values it acts on. */
+export const actions = pgTable(
+  'actions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    type: text().notNull(),
+    provider: text().notNull(),
+    fields: jsonb().$type<string[]>().notNull(),
+    multipleValues: text().notNull(),
+    warningCode: integer(),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('actions_org_name').on(table.orgId, table.name)],
+);
+
+/** One run of an action on one value, with the request and response recorded, undone by reverting. */
+export const pendingActions = pgTable(
+  'pending_actions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    actionId: uuid().references(() => actions.id, { onDelete: 'set null' }),
+    actionName: text().notNull(),
+    provider: text().notNull(),
+    type: text().notNull(),
+    warningCode: integer(),
+    value: text().notNull(),
+    state: text().notNull(),
+    request: jsonb().$type<Record<string, unknown>>(),
+    response: jsonb().$type<Record<string, unknown>>(),
+    error: text(),
+    createdBy: uuid(),
+    executedAt: timestamp({ withTimezone: true }),
+    revertedAt: timestamp({ withTimezone: true }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('pending_actions_org_created').on(table.orgId, table.createdOn)],
+);
