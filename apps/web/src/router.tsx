@@ -435,6 +435,9 @@ const azureIntegrationsRoute = orgRoute('/settings/integrations/azure').lazy(() 
 const salesforceIntegrationsRoute = orgRoute('/settings/integrations/salesforce').lazy(() =>
   import('./areas/settings/integrations.lazy').then((m) => m.SalesforceRoute),
 );
+const actionIntegrationsRoute = orgRoute('/settings/action-integrations').lazy(() =>
+  import('./areas/settings/action-integrations.lazy').then((m) => m.Route),
+);
 const settingsRoute = orgRoute('/settings/$').lazy(() =>
   import('./areas/settings/unavailable.lazy').then((m) => m.settingsRoute),
 );
@@ -517,6 +520,7 @@ const routeTree = rootRoute.addChildren([
   integrationsRoute,
   azureIntegrationsRoute,
   salesforceIntegrationsRoute,
+  actionIntegrationsRoute,
   settingsRoute,
 ]);
 
