@@ -54,6 +54,10 @@ import { taskScheduleRoutes } from './modules/schedules/routes';
 import { threatRoutes } from './modules/threat/routes';
 import { ticketRoutes } from './modules/tickets/routes';
 import { tokenRoutes } from './modules/tokens/routes';
+import { createS3Client, defineIntegrationJobs } from './modules/integrations/collector';
+import { DEFAULT_ENTRA_ENDPOINTS } from './modules/integrations/entra';
+import { integrationRoutes } from './modules/integrations/routes';
+import { actionRoutes } from './modules/integrations/action-routes';
 import { loadOrgAccess } from './modules/users/access';
 import { userAdminRoutes } from './modules/users/admin-routes';
 import { jobDescriptorRoutes } from './modules/users/job-descriptor-routes';
@@ -76,7 +80,19 @@ export interface AppDeps {
     | 'SMTP_URL'
     | 'KNOWLEDGE_BASE_URL'
     | 'KNOWLEDGE_BASE_SECRET'
-  >;
+  > &
+    Partial<
+      Pick<
+        Config,
+        | 'S3_ENDPOINT'
+        | 'S3_REGION'
+        | 'S3_FORCE_PATH_STYLE'
+        | 'S3_ACCESS_KEY_ID'
+        | 'S3_SECRET_ACCESS_KEY'
+        | 'ENTRA_LOGIN_URL'
+        | 'ENTRA_GRAPH_URL'
+      >
+    >;
   database: Database;
   /** Areas define their jobs on it; the caller starts it once the app is built. */
   jobs: JobRunner;
@@ -168,6 +184,15 @@ export async function buildApp(deps: AppDeps) {
   defineScheduleJobs(deps.jobs, database.db);
   defineEscalationJobs(deps.jobs, database.db, config.PUBLIC_URL);
   defineReportJobs(deps.jobs, database.db, sendMail);
+  const s3 = createS3Client({
+    endpoint: config.S3_ENDPOINT,
+    region: config.S3_REGION ?? 'us-east-1',
+    forcePathStyle: config.S3_FORCE_PATH_STYLE ?? false,
+    accessKeyId: config.S3_ACCESS_KEY_ID,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+  });
+  app.addHook('onClose', async () => s3.destroy());
+  defineIntegrationJobs(deps.jobs, database.db, s3);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));
@@ -215,6 +240,18 @@ export async function buildApp(deps: AppDeps) {
   await app.register(homeRoutes(database.db));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
+  await app.register(
+    integrationRoutes({
+      db: database.db,
+      secrets: deps.secrets,
+      jobs: deps.jobs,
+      entra: {
+        loginUrl: config.ENTRA_LOGIN_URL ?? DEFAULT_ENTRA_ENDPOINTS.loginUrl,
+        graphUrl: config.ENTRA_GRAPH_URL ?? DEFAULT_ENTRA_ENDPOINTS.graphUrl,
+      },
+    }),
+  );
+  await app.register(actionRoutes({ db: database.db, secrets: deps.secrets }));
 
   const webDist = deps.webDist ?? DEFAULT_WEB_DIST;
   const serveWeb = existsSync(path.join(webDist, 'index.html'));

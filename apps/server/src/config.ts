@@ -35,6 +35,17 @@ const configSchema = z.object({
   SYSLOG_HOST: z.string().min(1).optional(),
   /** API token (`<key>.<secret>`) of syslog messages that carry none of their own. */
   SYSLOG_TOKEN: z.string().min(1).optional(),
+  /** S3-compatible endpoint log sources are read from instead of AWS (MinIO, a local server). */
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Path-style bucket addressing (`endpoint/bucket/key`), as most local S3 servers need. */
+  S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+  /** Credentials for S3; without them the AWS SDK's default chain (environment, instance role) applies. */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Entra ID token endpoint and Microsoft Graph, for national clouds or tests. */
+  ENTRA_LOGIN_URL: z.url().default('https://login.microsoftonline.com'),
+  ENTRA_GRAPH_URL: z.url().default('https://graph.microsoft.com'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
@@ -50,6 +61,7 @@ const SECRET_VARIABLES = new Set([
   'SMTP_URL',
   'KNOWLEDGE_BASE_SECRET',
   'SYSLOG_TOKEN',
+  'S3_SECRET_ACCESS_KEY',
 ]);
 
 export class ConfigError extends Error {

@@ -47,6 +47,7 @@ async function main() {
     adminPassword: config.BOOTSTRAP_ADMIN_PASSWORD,
     demoData: config.DEMO_DATA,
     demoPassword: config.DEMO_PASSWORD,
+    s3Endpoint: config.S3_ENDPOINT,
   });
 
   // Daily event partitions from yesterday on; the events.partitions job keeps them ahead.

@@ -460,6 +460,18 @@ const inputTokensRoute = orgRoute('/settings/input-tokens').lazy(() =>
 const customParsersRoute = orgRoute('/settings/custom-parsers').lazy(() =>
   import('./areas/settings/custom-parsers.lazy').then((m) => m.Route),
 );
+const integrationsRoute = orgRoute('/settings/integrations').lazy(() =>
+  import('./areas/settings/integrations.lazy').then((m) => m.Route),
+);
+const azureIntegrationsRoute = orgRoute('/settings/integrations/azure').lazy(() =>
+  import('./areas/settings/integrations.lazy').then((m) => m.AzureRoute),
+);
+const salesforceIntegrationsRoute = orgRoute('/settings/integrations/salesforce').lazy(() =>
+  import('./areas/settings/integrations.lazy').then((m) => m.SalesforceRoute),
+);
+const actionIntegrationsRoute = orgRoute('/settings/action-integrations').lazy(() =>
+  import('./areas/settings/action-integrations.lazy').then((m) => m.Route),
+);
 const settingsRoute = orgRoute('/settings/$').lazy(() =>
   import('./areas/settings/unavailable.lazy').then((m) => m.settingsRoute),
 );
@@ -544,6 +556,10 @@ const routeTree = rootRoute.addChildren([
   jobDescriptorsRoute,
   inputTokensRoute,
   customParsersRoute,
+  integrationsRoute,
+  azureIntegrationsRoute,
+  salesforceIntegrationsRoute,
+  actionIntegrationsRoute,
   settingsRoute,
 ]);
 

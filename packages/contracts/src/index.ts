@@ -31,3 +31,4 @@ export * from './reports';
 export * from './chart-options';
 export * from './governance';
 export * from './home';
+export * from './integrations';

@@ -17,6 +17,8 @@ export interface BootstrapOptions {
   adminPassword?: string;
   demoData: boolean;
   demoPassword?: string;
+  /** Passed to the demo data: its S3 log source is collected only when an endpoint is configured. */
+  s3Endpoint?: string;
 }
 
 export interface BootstrapResult {
@@ -72,6 +74,7 @@ export async function bootstrap(db: Db, options: BootstrapOptions): Promise<Boot
           adminUserId: admin.id,
           roleIds,
           password: options.demoPassword,
+          s3Endpoint: options.s3Endpoint,
         })
       : undefined;
     return { created: true, adminEmail: options.adminEmail, generatedAdminPassword, demo };

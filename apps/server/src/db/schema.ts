@@ -13,6 +13,7 @@ export * from '../modules/metadata/escalation-tables';
 export * from '../modules/restrictions/tables';
 export * from '../modules/assets/tables';
 export * from '../modules/tokens/tables';
+export * from '../modules/integrations/tables';
 export * from '../modules/events/tables';
 export * from '../modules/saved-queries/tables';
 export * from '../modules/classifiers/tables';

@@ -21,6 +21,7 @@ import { seedGovernanceDemo } from './governance';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedReportsDemo } from './reports';
 import { seedReadinessDemo } from './home';
+import { seedIntegrationsDemo } from './integrations';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
 import { seedTaskSchedulesDemo } from './schedules';
@@ -33,6 +34,8 @@ export interface DemoContext {
   adminUserId: string;
   roleIds: Record<SystemRoleName, string>;
   password?: string;
+  /** An S3-compatible endpoint is configured: the demo log source is collected. */
+  s3Endpoint?: string;
 }
 
 export interface DemoSummary {
@@ -230,6 +233,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
     }
   }
   await seedLibraryDashboardDemo(db, context.adminUserId);
+  await seedIntegrationsDemo(db, orgIds.harbor!, { collect: context.s3Endpoint !== undefined });
   return summary;
 }
 

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/database';
+import { seedOrg } from '../../test/fixtures';
+import { startLocalS3Server, type LocalS3Server } from '../../test/s3-server';
+import type { Database } from '../db/client';
+import { createS3Client, pollAllLogSources } from '../modules/integrations/collector';
+import { listIntegrations, listLogSources } from '../modules/integrations/repo';
+import { DEMO_LOG_BUCKET, seedIntegrationsDemo } from './integrations';
+
+let database: Database;
+let s3: LocalS3Server;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  s3 = await startLocalS3Server();
+});
+afterAll(async () => {
+  await database.close();
+  await s3.close();
+});
+
+describe('demo integrations', () => {
+  it('give First Harbor an AWS account whose CloudTrail source is left alone without an S3 endpoint', async () => {
+    const orgId = (await seedOrg(database.db)).id;
+    await seedIntegrationsDemo(database.db, orgId, { collect: false });
+    const integrations = await listIntegrations(database.db, orgId);
+    expect(integrations.map((row) => [row.kind, row.name])).toEqual([
+      ['AWS', 'Harbor production'],
+      ['AZURE', 'Harbor Office 365'],
+    ]);
+    const [source] = await listLogSources(database.db, orgId);
+    expect(source).toMatchObject({ bucket: DEMO_LOG_BUCKET, logsType: 'CLOUDTRAIL', enabled: false });
+    const client = createS3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true });
+    await pollAllLogSources(database.db, client);
+    expect(s3.requests).toEqual([]);
+    client.destroy();
+  });
+
+  it('collect the demo bucket when an S3 endpoint is configured', async () => {
+    const orgId = (await seedOrg(database.db)).id;
+    await seedIntegrationsDemo(database.db, orgId, { collect: true });
+    const [source] = await listLogSources(database.db, orgId);
+    expect(source).toMatchObject({ enabled: true });
+  });
+});
