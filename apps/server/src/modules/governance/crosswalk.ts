@@ -11,7 +11,7 @@ interface CrosswalkFile {
 }
 
 const crosswalk = JSON.parse(
-  readFileSync(new URL('./data/crosswalk.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('./catalogs/crosswalk.json', import.meta.url), 'utf8'),
 ) as CrosswalkFile;
 
 /** The library frameworks the crosswalk reads answers from. */

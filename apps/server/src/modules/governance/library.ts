@@ -11,7 +11,7 @@ export interface LibraryEntry {
 }
 
 const readJson = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`./data/${name}`, import.meta.url), 'utf8'));
+  JSON.parse(readFileSync(new URL(`./catalogs/${name}`, import.meta.url), 'utf8'));
 
 /** CSF 2.0's implementation tiers, lowest first. */
 const CSF_TIERS = ['Partial', 'Risk Informed', 'Repeatable', 'Adaptive'];

@@ -5,7 +5,7 @@ import { importOscalCatalog, OscalCatalogError } from './oscal';
 import { countTemplate, walkSections } from './template';
 
 const csfFile = JSON.parse(
-  readFileSync(new URL('./data/nist-csf-2.0-catalog.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('./catalogs/nist-csf-2.0-catalog.json', import.meta.url), 'utf8'),
 ) as unknown;
 
 const catalog = (body: object) => ({

@@ -553,7 +553,7 @@ describe('OSCAL import', () => {
     ctx.database.db.$count(governanceFrameworks, eq(governanceFrameworks.orgId, orgId));
 
   it('imports a catalog file as a framework', async () => {
-    const csfFile = readFileSync(new URL('./data/nist-csf-2.0-catalog.json', import.meta.url));
+    const csfFile = readFileSync(new URL('./catalogs/nist-csf-2.0-catalog.json', import.meta.url));
     const framework = await ok<FrameworkDetail>(upload('csf.json', csfFile), 201);
     expect(framework).toMatchObject({
       source: 'oscal',
