@@ -27,3 +27,4 @@ export * from './tickets';
 export * from './dashboards';
 export * from './task-schedules';
 export * from './workspaces';
+export * from './risk';
