@@ -33,6 +33,7 @@ import { metadataRoutes } from './modules/metadata/routes';
 import { orgRoutes } from './modules/orgs/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { restrictionRoutes } from './modules/restrictions/routes';
+import { riskRoutes } from './modules/risk/routes';
 import { ssoAdminRoutes } from './modules/sso/admin-routes';
 import { ssoRoutes } from './modules/sso/routes';
 import { APP_VERSION, systemRoutes } from './modules/system/routes';
@@ -205,6 +206,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(taskScheduleRoutes(database.db));
   await app.register(dashboardRoutes(database.db));
   await app.register(workspaceRoutes(database.db));
+  await app.register(riskRoutes(database.db));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
 

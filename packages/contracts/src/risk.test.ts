@@ -100,7 +100,9 @@ describe('system and control scores', () => {
 describe('modules and public ids', () => {
   it('opens each module with its SKU', () => {
     expect(entitledRiskModules([])).toEqual([]);
-    expect(entitledRiskModules(['RISK_THIRD_PARTY_RISK', 'CYBERFRAUD_STANDARD'])).toEqual(['THIRD_PARTY_RISK']);
+    expect(entitledRiskModules(['RISK_THIRD_PARTY_RISK', 'CYBERFRAUD_STANDARD'])).toEqual([
+      'THIRD_PARTY_RISK',
+    ]);
     expect(entitledRiskModules(['RISK_SYSTEMS_AND_APPLICATIONS', 'RISK_INFORMATION_SECURITY'])).toEqual([
       'INFORMATION_SECURITY',
       'SYSTEMS_AND_APPLICATIONS',

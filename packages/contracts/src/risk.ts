@@ -233,7 +233,10 @@ export function recommendedOverallScore(
 ): ControlStrength | null {
   if (!designEffectiveness || !operatingEffectiveness) return null;
   return CONTROL_STRENGTHS[
-    Math.min(CONTROL_STRENGTHS.indexOf(designEffectiveness), CONTROL_STRENGTHS.indexOf(operatingEffectiveness))
+    Math.min(
+      CONTROL_STRENGTHS.indexOf(designEffectiveness),
+      CONTROL_STRENGTHS.indexOf(operatingEffectiveness),
+    )
   ]!;
 }
 
@@ -258,7 +261,11 @@ export interface RiskScoreValues {
 export function riskRecommendations(
   scores: RiskScoreValues,
   linkedControlScores: readonly (ControlStrength | null)[],
-): { inherentRisk: RiskLevel | null; controlStrength: ControlStrength | null; residualRisk: RiskLevel | null } {
+): {
+  inherentRisk: RiskLevel | null;
+  controlStrength: ControlStrength | null;
+  residualRisk: RiskLevel | null;
+} {
   return {
     inherentRisk: recommendedInherentRisk(scores.potentialImpact, scores.likelihood),
     controlStrength: recommendedControlStrength(linkedControlScores),
@@ -328,8 +335,6 @@ const riskFields = {
 export const riskCreateSchema = z.object({
   name,
   modules: z.array(z.enum(RISK_MODULES)).min(1).max(RISK_MODULES.length),
-  /** Provider administrators add to the library. */
-  library: z.boolean().default(false),
   ...riskFields,
 });
 export type RiskCreateInput = z.input<typeof riskCreateSchema>;
@@ -459,13 +464,13 @@ export const riskDetailSchema = riskSchema.extend({
 });
 export type RiskDetail = z.infer<typeof riskDetailSchema>;
 
-export const libraryCopyInputSchema = z.object({ ids: z.array(z.uuid()).min(1).max(500) });
-export const libraryCopyResultSchema = z.object({
+export const riskCopyInputSchema = z.object({ ids: z.array(z.uuid()).min(1).max(500) });
+export const riskCopyResultSchema = z.object({
   copied: z.array(riskRefSchema.omit({ state: true })),
   /** Items already in the register, skipped. */
   alreadyInRegister: z.array(z.object({ id: z.string(), name: z.string() })),
 });
-export type LibraryCopyResult = z.infer<typeof libraryCopyResultSchema>;
+export type RiskCopyResult = z.infer<typeof riskCopyResultSchema>;
 
 // Controls
 
@@ -482,7 +487,7 @@ export const controlFields = {
   riskIds: ids.optional(),
 };
 
-export const controlCreateSchema = z.object({ name, library: z.boolean().default(false), ...controlFields });
+export const controlCreateSchema = z.object({ name, ...controlFields });
 export type ControlCreateInput = z.input<typeof controlCreateSchema>;
 export const controlUpdateSchema = z.object({
   version: z.number().int().min(1),

@@ -24,3 +24,4 @@ export * from '../modules/alerts/tables';
 export * from '../modules/tickets/tables';
 export * from '../modules/dashboards/tables';
 export * from '../modules/schedules/tables';
+export * from '../modules/risk/tables';
