@@ -385,23 +385,22 @@ const taskScheduleRoute = orgRoute('/task-schedule/$').lazy(() =>
 const libraryTaskSchedulesRoute = orgRoute('/library-task-schedules/$').lazy(() =>
   import('./areas/schedules/schedules.lazy').then((m) => m.libraryTaskSchedulesRoute),
 );
-const riskRoute = orgRoute('/risk/$').lazy(() =>
-  import('./areas/risk/unavailable.lazy').then((m) => m.riskRoute),
-);
 // Spec 1 section 2.6: /risk lands on the assessments with a risk product, else on the risk library.
-const riskLandingRoute = createRoute({
+// The splat also matches /risk itself, so it decides where that lands.
+const riskRoute = createRoute({
   getParentRoute: () => rootRoute,
-  path: '/risk',
+  path: '/risk/$',
   beforeLoad: async (args) => {
-    const { orgId } = await requireOrg(args);
+    const access = await requireOrg(args);
+    if (args.params._splat) return access;
     const userOrgs = await args.context.queryClient.ensureQueryData(userOrgsQuery);
-    const skus = userOrgs.orgs.find((org) => org.id === orgId)?.productSkus ?? [];
+    const skus = userOrgs.orgs.find((org) => org.id === access.orgId)?.productSkus ?? [];
     if (hasSkuGate(skus, 'risk')) {
       throw redirect({ to: '/risk/$', params: { _splat: 'assessments' }, replace: true });
     }
     throw redirect({ to: '/risk/risks/library', replace: true });
   },
-});
+}).lazy(() => import('./areas/risk/unavailable.lazy').then((m) => m.riskRoute));
 const riskRegisterRoute = orgRoute('/risk/risks/register').lazy(() =>
   import('./areas/risk/risk.lazy').then((m) => m.riskRegisterRoute),
 );
@@ -528,7 +527,6 @@ const routeTree = rootRoute.addChildren([
   taskScheduleRoute,
   libraryTaskSchedulesRoute,
   riskRoute,
-  riskLandingRoute,
   riskRegisterRoute,
   riskLibraryRoute,
   registerRiskRoute,
