@@ -18,6 +18,7 @@ import { seedCustomParsersDemo } from './custom-parsers';
 import { seedDashboardsDemo, seedLibraryDashboardDemo, seedWorkspaceDemo } from './dashboards';
 import { seedEscalationDemo } from './escalation';
 import { seedEventsDemo, seedTrickleTokens } from './events';
+import { seedRiskDemo } from './risk';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
 import { seedTaskSchedulesDemo } from './schedules';
@@ -57,6 +58,7 @@ const DEMO_ORGS: DemoOrg[] = [
     productSkus: [
       'CYBERFRAUD_PREMIUM',
       'RISK_INFORMATION_SECURITY',
+      'RISK_SYSTEMS_AND_APPLICATIONS',
       'RISK_THIRD_PARTY_RISK',
       'REPORTING_PREMIUM',
     ],
@@ -196,6 +198,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedTicketsDemo(db, peopleOf(0), peopleOf(1));
   await seedTaskSchedulesDemo(db, peopleOf(0), context.adminUserId);
   await seedEscalationDemo(db, peopleOf(0));
+  await seedRiskDemo(db, peopleOf(0), context.adminUserId);
   for (const orgId of clientOrgIds) {
     const dashboardId = await seedDashboardsDemo(db, orgId, context.adminUserId);
     if (orgId === orgIds.harbor) {
