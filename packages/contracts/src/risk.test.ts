@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addReviewInterval,
   entitledRiskModules,
   INHERENT_RISK_MATRIX,
   publicIdOf,
@@ -8,7 +9,11 @@ import {
   recommendedOverallScore,
   recommendedPotentialImpact,
   recommendedResidualRisk,
+  reviewStatus,
+  todayIn,
   type ControlStrength,
+  type ReviewStatus,
+  type ReviewUnit,
   type RiskLevel,
 } from './risk';
 
@@ -113,5 +118,42 @@ describe('modules and public ids', () => {
     expect(publicIdOf('risk', 42)).toBe('R-0042');
     expect(publicIdOf('control', 12345)).toBe('C-12345');
     expect(publicIdOf('risk', 3, true)).toBe('LR-0003');
+  });
+});
+
+describe('review schedule dates', () => {
+  it.each<[string, number, ReviewUnit, string]>([
+    ['2026-01-31', 1, 'month', '2026-02-28'],
+    ['2028-01-31', 1, 'month', '2028-02-29'],
+    ['2026-03-31', 1, 'month', '2026-04-30'],
+    ['2026-08-31', 6, 'month', '2027-02-28'],
+    ['2026-11-30', 3, 'month', '2027-02-28'],
+    ['2028-02-29', 1, 'year', '2029-02-28'],
+    ['2028-02-29', 4, 'year', '2032-02-29'],
+    ['2026-12-25', 10, 'day', '2027-01-04'],
+    ['2028-02-28', 1, 'day', '2028-02-29'],
+    ['2026-02-28', 1, 'day', '2026-03-01'],
+  ])('%s plus %i %s is %s', (date, every, unit, expected) => {
+    expect(addReviewInterval(date, every, unit)).toBe(expected);
+  });
+
+  it.each<[string, string, number, ReviewUnit, ReviewStatus]>([
+    ['2027-01-01', '2026-11-01', 1, 'year', 'EARLY'],
+    ['2027-01-01', '2026-12-02', 1, 'year', 'ALMOST_DUE'],
+    ['2027-01-01', '2027-01-01', 1, 'year', 'ALMOST_DUE'],
+    ['2027-01-01', '2027-01-02', 1, 'year', 'LATE'],
+    // A monthly review is almost due in its last week or so (a quarter of the month).
+    ['2026-03-31', '2026-03-22', 1, 'month', 'EARLY'],
+    ['2026-03-31', '2026-03-23', 1, 'month', 'ALMOST_DUE'],
+    ['2026-03-10', '2026-03-06', 10, 'day', 'EARLY'],
+    ['2026-03-10', '2026-03-07', 10, 'day', 'ALMOST_DUE'],
+  ])('next review %s on %s (every %i %s) is %s', (next, today, every, unit, expected) => {
+    expect(reviewStatus(next, today, every, unit)).toBe(expected);
+  });
+
+  it('reads today on the wall clock of a time zone', () => {
+    const instant = new Date('2026-03-01T03:00:00Z');
+    expect(todayIn('UTC', instant)).toBe('2026-03-01');
+    expect(todayIn('America/New_York', instant)).toBe('2026-02-28');
   });
 });

@@ -125,6 +125,7 @@ export const RISK_HISTORY_KINDS = [
   'FIELDS',
   'LINKS',
   'EVIDENCE',
+  'REVIEW',
 ] as const;
 export type RiskHistoryKind = (typeof RISK_HISTORY_KINDS)[number];
 
@@ -562,3 +563,93 @@ export const riskListItemSchema = z.object({
   createdOn: z.string(),
 });
 export type RiskListItem = z.infer<typeof riskListItemSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Review schedules
+
+export const REVIEW_UNITS = ['day', 'month', 'year'] as const;
+export type ReviewUnit = (typeof REVIEW_UNITS)[number];
+export const REVIEW_STATUSES = ['EARLY', 'ALMOST_DUE', 'LATE'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export const REVIEW_CHANGE_KINDS = ['ADDED', 'EDITED', 'DELETED', 'MARKED_REVIEWED'] as const;
+export const REVIEW_EVERY_MAX = 366;
+/** A review becomes almost due in the last quarter of its interval, at most this many days before. */
+export const REVIEW_ALMOST_DUE_MAX_DAYS = 30;
+
+const DAY_MS = 86_400_000;
+const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+const dateOf = (year: number, monthIndex: number, day: number) =>
+  new Date(Date.UTC(year, monthIndex, day)).toISOString().slice(0, 10);
+
+/**
+ * `date` (yyyy-mm-dd) moved on by `every` units. A month or year that lacks the day takes its last
+ * day: 31 January plus one month is 28 (or 29) February, 29 February plus one year is 28 February.
+ */
+export function addReviewInterval(date: string, every: number, unit: ReviewUnit): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  if (unit === 'day') return dateOf(year, month - 1, day + every);
+  const months = unit === 'month' ? every : every * 12;
+  const targetMonth = month - 1 + months;
+  const lastDay = new Date(Date.UTC(year, targetMonth + 1, 0)).getUTCDate();
+  return dateOf(year, targetMonth, Math.min(day, lastDay));
+}
+
+/** Days in one interval ending at `nextReview`. */
+function intervalDays(nextReview: string, every: number, unit: ReviewUnit): number {
+  const [year, month, day] = nextReview.split('-').map(Number) as [number, number, number];
+  const start =
+    unit === 'day'
+      ? dateOf(year, month - 1, day - every)
+      : addReviewInterval(nextReview, -(unit === 'month' ? every : every * 12), 'month');
+  return dayNumber(nextReview) - dayNumber(start);
+}
+
+/**
+ * Where a review stands on `today`: LATE after its next review date, ALMOST_DUE in the last quarter of
+ * its interval (at most 30 days) up to that date, EARLY before. Marking reviewed is open from
+ * ALMOST_DUE on.
+ */
+export function reviewStatus(
+  nextReview: string,
+  today: string,
+  every: number,
+  unit: ReviewUnit,
+): ReviewStatus {
+  const left = dayNumber(nextReview) - dayNumber(today);
+  if (left < 0) return 'LATE';
+  const window = Math.min(
+    REVIEW_ALMOST_DUE_MAX_DAYS,
+    Math.max(1, Math.ceil(intervalDays(nextReview, every, unit) / 4)),
+  );
+  return left <= window ? 'ALMOST_DUE' : 'EARLY';
+}
+
+/** Today's date (yyyy-mm-dd) on the wall clock of `timeZone`. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+export const reviewScheduleInputSchema = z.object({
+  every: z.number().int().min(1).max(REVIEW_EVERY_MAX),
+  unit: z.enum(REVIEW_UNITS),
+  /** yyyy-mm-dd. */
+  nextReview: z.iso.date(),
+  watcherIds: z.array(z.uuid()).max(RISK_MAX_REFS),
+});
+export type ReviewScheduleInput = z.input<typeof reviewScheduleInputSchema>;
+
+export const reviewScheduleSchema = z.object({
+  id: z.string(),
+  every: z.number(),
+  unit: z.enum(REVIEW_UNITS),
+  nextReview: z.string(),
+  lastReviewed: z.string().nullable(),
+  watchers: z.array(named),
+  status: z.enum(REVIEW_STATUSES),
+});
+export type ReviewSchedule = z.infer<typeof reviewScheduleSchema>;

@@ -9,6 +9,20 @@ CREATE TABLE "control_evidence" (
 	"created_on" timestamp with time zone DEFAULT clock_timestamp() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "review_schedules" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"org_id" uuid NOT NULL,
+	"risk_id" uuid,
+	"control_id" uuid,
+	"every" integer NOT NULL,
+	"unit" text NOT NULL,
+	"next_review" date NOT NULL,
+	"last_reviewed" date,
+	"watcher_ids" uuid[] NOT NULL,
+	"created_on" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "review_schedules_one_object" CHECK (("review_schedules"."risk_id" IS NULL) <> ("review_schedules"."control_id" IS NULL))
+);
+--> statement-breakpoint
 CREATE TABLE "risk_control_links" (
 	"risk_id" uuid NOT NULL,
 	"control_id" uuid NOT NULL,
@@ -119,6 +133,9 @@ CREATE TABLE "risks" (
 --> statement-breakpoint
 ALTER TABLE "control_evidence" ADD CONSTRAINT "control_evidence_control_id_risk_controls_id_fk" FOREIGN KEY ("control_id") REFERENCES "public"."risk_controls"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "control_evidence" ADD CONSTRAINT "control_evidence_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "review_schedules" ADD CONSTRAINT "review_schedules_org_id_orgs_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."orgs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "review_schedules" ADD CONSTRAINT "review_schedules_risk_id_risks_id_fk" FOREIGN KEY ("risk_id") REFERENCES "public"."risks"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "review_schedules" ADD CONSTRAINT "review_schedules_control_id_risk_controls_id_fk" FOREIGN KEY ("control_id") REFERENCES "public"."risk_controls"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "risk_control_links" ADD CONSTRAINT "risk_control_links_risk_id_risks_id_fk" FOREIGN KEY ("risk_id") REFERENCES "public"."risks"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "risk_control_links" ADD CONSTRAINT "risk_control_links_control_id_risk_controls_id_fk" FOREIGN KEY ("control_id") REFERENCES "public"."risk_controls"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "risk_controls" ADD CONSTRAINT "risk_controls_org_id_orgs_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."orgs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -134,6 +151,8 @@ ALTER TABLE "risks" ADD CONSTRAINT "risks_org_id_orgs_id_fk" FOREIGN KEY ("org_i
 ALTER TABLE "risks" ADD CONSTRAINT "risks_business_owner_id_risk_list_items_id_fk" FOREIGN KEY ("business_owner_id") REFERENCES "public"."risk_list_items"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "risks" ADD CONSTRAINT "risks_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "control_evidence_control_id_created_on_index" ON "control_evidence" USING btree ("control_id","created_on");--> statement-breakpoint
+CREATE UNIQUE INDEX "review_schedules_risk" ON "review_schedules" USING btree ("risk_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "review_schedules_control" ON "review_schedules" USING btree ("control_id");--> statement-breakpoint
 CREATE INDEX "risk_control_links_control_id_index" ON "risk_control_links" USING btree ("control_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "risk_controls_org_public_id" ON "risk_controls" USING btree ("org_id","public_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "risk_controls_org_copied_from" ON "risk_controls" USING btree ("org_id","copied_from_id") WHERE "risk_controls"."copied_from_id" IS NOT NULL;--> statement-breakpoint

@@ -1,3 +1,4 @@
+import { addReviewInterval, todayIn } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
@@ -631,5 +632,95 @@ describe('controls', () => {
       409,
       'RISK_COPY_ALREADY_IN_REGISTER',
     );
+  });
+});
+
+describe('review schedules', () => {
+  const today = () => todayIn('America/New_York');
+  it('need a watcher, are one per object, and open marking reviewed once almost due', async () => {
+    const risk = await createRisk({ name: 'Reviewed yearly' });
+    const path = `/risk/${risk.publicId}/review-schedule`;
+    expectError(await call('GET', path), 404, 'RISK_REVIEW_SCHEDULE_NOT_FOUND');
+    const far = addReviewInterval(today(), 6, 'month');
+    expectError(
+      await call('POST', path, editor, { every: 1, unit: 'year', nextReview: far, watcherIds: [] }),
+      400,
+      'RISK_REVIEW_WATCHER_REQUIRED',
+    );
+    expectError(
+      await call('POST', path, editor, {
+        every: 1,
+        unit: 'year',
+        nextReview: far,
+        watcherIds: [stranger.id],
+      }),
+      400,
+      'RISK_INVALID_PERSON',
+    );
+    expect(
+      (
+        await call('POST', path, editor, {
+          every: 1,
+          unit: 'year',
+          nextReview: '2027/01/01',
+          watcherIds: [viewer.id],
+        })
+      ).statusCode,
+    ).toBe(400);
+    const added = await call('POST', path, editor, {
+      every: 1,
+      unit: 'year',
+      nextReview: far,
+      watcherIds: [viewer.id],
+    });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({ status: 'EARLY', nextReview: far, watchers: [{ id: viewer.id }] });
+    expectError(
+      await call('POST', path, editor, { every: 1, unit: 'year', nextReview: far, watcherIds: [viewer.id] }),
+      409,
+      'RISK_REVIEW_SCHEDULE_EXISTS',
+    );
+    expectError(await call('POST', `${path}/reviewed`), 400, 'RISK_REVIEW_TOO_EARLY');
+
+    // Due in a week: almost due, so it can be marked reviewed; the next review is a year from today.
+    const soon = addReviewInterval(today(), 7, 'day');
+    const edited = await call('PUT', path, editor, {
+      every: 1,
+      unit: 'year',
+      nextReview: soon,
+      watcherIds: [viewer.id],
+    });
+    expect(edited.json()).toMatchObject({ status: 'ALMOST_DUE' });
+    const reviewed = await call('POST', `${path}/reviewed`);
+    expect(reviewed.statusCode).toBe(200);
+    expect(reviewed.json()).toMatchObject({
+      lastReviewed: today(),
+      nextReview: addReviewInterval(today(), 1, 'year'),
+      status: 'EARLY',
+    });
+    const history = ((await call('GET', `/risk/${risk.publicId}`)).json() as Detail).history;
+    expect(history.filter((entry) => entry.kind === 'REVIEW').map((entry) => entry.details.change)).toEqual([
+      'ADDED',
+      'EDITED',
+      'MARKED_REVIEWED',
+    ]);
+    expect((await call('DELETE', path)).statusCode).toBe(204);
+    expectError(await call('DELETE', path), 404, 'RISK_REVIEW_SCHEDULE_NOT_FOUND');
+  });
+
+  it('reports late reviews of controls, and hides those of other organisations', async () => {
+    const control = (await call('POST', '/control', editor, { name: 'Reviewed control' })).json() as {
+      publicId: string;
+    };
+    const path = `/control/${control.publicId}/review-schedule`;
+    const past = addReviewInterval(today(), -3, 'day');
+    const added = await call('POST', path, editor, {
+      every: 30,
+      unit: 'day',
+      nextReview: past,
+      watcherIds: [editor.id],
+    });
+    expect(added.json()).toMatchObject({ status: 'LATE' });
+    expectError(await call('GET', path, stranger, undefined, otherOrgId), 404, 'RISK_CONTROL_NOT_FOUND');
   });
 });

@@ -8,6 +8,8 @@ import {
   controlListSchema,
   controlUpdateSchema,
   RISK_LIST_KINDS,
+  reviewScheduleInputSchema,
+  reviewScheduleSchema,
   riskCopyInputSchema,
   riskCopyResultSchema,
   riskCreateSchema,
@@ -38,6 +40,13 @@ import {
   updateControl,
 } from './controls';
 import { addRiskListItem, listRiskListItems, removeRiskListItem } from './lists';
+import {
+  addReviewSchedule,
+  deleteReviewSchedule,
+  editReviewSchedule,
+  getReviewSchedule,
+  markReviewed,
+} from './reviews';
 import {
   changeRiskState,
   copyLibraryRisks,
@@ -638,4 +647,97 @@ export const riskRoutes =
         return reply.status(204).send();
       },
     );
+
+    // Review schedules ---------------------------------------------------------------------------------
+
+    const REVIEW =
+      '`every` 1 to 366 `unit`s (day, month or year), `nextReview` yyyy-mm-dd, at least one watcher (400 ' +
+      'RISK_REVIEW_WATCHER_REQUIRED), each an active person of the organisation (400 RISK_INVALID_PERSON). ' +
+      '`status` is EARLY, ALMOST_DUE (the last quarter of the interval, at most 30 days) or LATE (after the ' +
+      "next review date), on the organisation's e-mail time zone. Changes are kept in the history (REVIEW: " +
+      'ADDED, EDITED, DELETED, MARKED_REVIEWED).';
+    for (const target of ['risk', 'control'] as const) {
+      const path = `/api/org/:orgId/${target}/:ref/review-schedule`;
+      const ONE = target === 'risk' ? ONE_RISK : ONE_CONTROL;
+      const MISSING = '404 RISK_REVIEW_SCHEDULE_NOT_FOUND when it has none.';
+      app.get(
+        path,
+        {
+          config: REGISTER_VIEW,
+          schema: {
+            tags: TAGS,
+            summary: `The review schedule of a ${target}`,
+            description: `${MISSING} ${REVIEW} ${ONE}`,
+            params: refParams,
+            response: { 200: reviewScheduleSchema },
+          },
+        },
+        async (request) => getReviewSchedule(db, actorOf(request), target, request.params.ref),
+      );
+      app.post(
+        path,
+        {
+          config: REGISTER_EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Add a review schedule to a ${target}`,
+            description: `One per ${target}: 409 RISK_REVIEW_SCHEDULE_EXISTS when it has one. ${REVIEW} ${ONE}`,
+            params: refParams,
+            body: reviewScheduleInputSchema,
+            response: { 201: reviewScheduleSchema },
+          },
+        },
+        async (request, reply) =>
+          reply
+            .status(201)
+            .send(await addReviewSchedule(db, actorOf(request), target, request.params.ref, request.body)),
+      );
+      app.put(
+        path,
+        {
+          config: REGISTER_EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Change the review schedule of a ${target}`,
+            description: `${MISSING} ${REVIEW} ${ONE}`,
+            params: refParams,
+            body: reviewScheduleInputSchema,
+            response: { 200: reviewScheduleSchema },
+          },
+        },
+        async (request) => editReviewSchedule(db, actorOf(request), target, request.params.ref, request.body),
+      );
+      app.delete(
+        path,
+        {
+          config: REGISTER_EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Delete the review schedule of a ${target}`,
+            description: `${MISSING} ${ONE}`,
+            params: refParams,
+          },
+        },
+        async (request, reply) => {
+          await deleteReviewSchedule(db, actorOf(request), target, request.params.ref);
+          return reply.status(204).send();
+        },
+      );
+      app.post(
+        `${path}/reviewed`,
+        {
+          config: REGISTER_EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Mark a ${target} as reviewed`,
+            description:
+              'Sets the last review to today and the next one an interval after today. Refused while the review ' +
+              `is EARLY (400 RISK_REVIEW_TOO_EARLY). ${MISSING} ${ONE}`,
+            params: refParams,
+            response: { 200: reviewScheduleSchema },
+          },
+        },
+        async (request) => markReviewed(db, actorOf(request), target, request.params.ref),
+      );
+    }
   };

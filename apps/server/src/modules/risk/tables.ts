@@ -240,3 +240,31 @@ export const controlEvidence = pgTable(
   },
   (table) => [index().on(table.controlId, table.createdOn)],
 );
+
+/**
+ * Review schedules (spec 3): a risk or a control is reviewed every N days, months or years; one
+ * schedule per object. Dates are calendar days (yyyy-mm-dd) of the organisation's e-mail time zone.
+ */
+export const reviewSchedules = pgTable(
+  'review_schedules',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    riskId: uuid().references(() => risks.id, { onDelete: 'cascade' }),
+    controlId: uuid().references(() => riskControls.id, { onDelete: 'cascade' }),
+    every: integer().notNull(),
+    /** day, month or year. */
+    unit: text().notNull(),
+    nextReview: date({ mode: 'string' }).notNull(),
+    lastReviewed: date({ mode: 'string' }),
+    watcherIds: uuid().array().notNull(),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('review_schedules_risk').on(table.riskId),
+    uniqueIndex('review_schedules_control').on(table.controlId),
+    check('review_schedules_one_object', sql`(${table.riskId} IS NULL) <> (${table.controlId} IS NULL)`),
+  ],
+);
