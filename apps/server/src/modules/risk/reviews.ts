@@ -84,8 +84,7 @@ async function assertWatchers(db: Db, orgId: string, ids: string[]) {
 export async function getReviewSchedule(db: Db, actor: Actor, target: ReviewTarget, ref: string) {
   const object = await objectOf(db, actor, target, ref);
   const row = await findRow(db, actor.access.org.id, object.where);
-  if (!row) throw notFound();
-  return toSchedule(db, row, today(actor));
+  return row ? toSchedule(db, row, today(actor)) : null;
 }
 
 /** Adds the schedule; 409 RISK_REVIEW_SCHEDULE_EXISTS when the object has one. */

@@ -667,9 +667,9 @@ export const riskRoutes =
           schema: {
             tags: TAGS,
             summary: `The review schedule of a ${target}`,
-            description: `${MISSING} ${REVIEW} ${ONE}`,
+            description: `null when it has none. ${REVIEW} ${ONE}`,
             params: refParams,
-            response: { 200: reviewScheduleSchema },
+            response: { 200: reviewScheduleSchema.nullable() },
           },
         },
         async (request) => getReviewSchedule(db, actorOf(request), target, request.params.ref),

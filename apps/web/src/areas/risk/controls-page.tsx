@@ -171,11 +171,11 @@ function ControlList({ library }: { library: boolean }) {
               <Table.Thead>
                 <Table.Tr>
                   {canCopy && <Table.Th w={40} />}
-                  <Table.Th>{header('number', t('risk.publicId'))}</Table.Th>
-                  <Table.Th>{header('name', t('risk.name'))}</Table.Th>
+                  {header('number', t('risk.publicId'))}
+                  {header('name', t('risk.name'))}
                   <Table.Th>{t('risk.control.type')}</Table.Th>
                   <Table.Th>{t('risk.control.category')}</Table.Th>
-                  <Table.Th>{header('overallScore', t('risk.control.overallScore'))}</Table.Th>
+                  {header('overallScore', t('risk.control.overallScore'))}
                   {!library && <Table.Th>{t('risk.control.riskCount')}</Table.Th>}
                 </Table.Tr>
               </Table.Thead>

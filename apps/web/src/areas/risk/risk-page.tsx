@@ -45,6 +45,7 @@ import { tagsQuery } from '../settings/metadata-queries';
 import { useTicketPeople } from '../tickets/ticket-badges';
 import { controlsQuery, riskKey, riskListsQuery, riskPath, riskQuery, risksQuery } from './api';
 import { useRiskModules } from './module-badges';
+import { ReviewScheduleCard } from './review-schedule';
 import { needsReason, ScorePanel, type ScoresDraft } from './score-panel';
 
 /** One risk of the register (`ref` "new" to create one) or of the library (read-only, with copy). */
@@ -281,251 +282,254 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
     values.map((value) => ({ value, label: t(`risk.${kind}.${value}`) }));
 
   return (
-    <form onSubmit={submit} noValidate>
-      <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
-        <Stack gap="lg">
-          {risk && (
-            <Group justify="space-between">
-              <Group gap="xs">
-                <Badge size="lg" variant="outline">
-                  {risk.publicId}
-                </Badge>
-                <Badge size="lg" color={risk.state === 'ACTIVE' ? 'green' : 'gray'}>
-                  {t(`risk.states.${risk.state}`)}
-                </Badge>
-                {risk.copiedFromId && <Badge variant="light">{t('risk.fromLibrary')}</Badge>}
+    <>
+      <form onSubmit={submit} noValidate>
+        <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
+          <Stack gap="lg">
+            {risk && (
+              <Group justify="space-between">
+                <Group gap="xs">
+                  <Badge size="lg" variant="outline">
+                    {risk.publicId}
+                  </Badge>
+                  <Badge size="lg" color={risk.state === 'ACTIVE' ? 'green' : 'gray'}>
+                    {t(`risk.states.${risk.state}`)}
+                  </Badge>
+                  {risk.copiedFromId && <Badge variant="light">{t('risk.fromLibrary')}</Badge>}
+                </Group>
+                {canEdit && (
+                  <Button variant="default" onClick={toggleState} loading={changeState.isPending}>
+                    {t(risk.state === 'ACTIVE' ? 'risk.deactivate' : 'risk.activate')}
+                  </Button>
+                )}
               </Group>
-              {canEdit && (
-                <Button variant="default" onClick={toggleState} loading={changeState.isPending}>
-                  {t(risk.state === 'ACTIVE' ? 'risk.deactivate' : 'risk.activate')}
-                </Button>
-              )}
-            </Group>
-          )}
-          <Card withBorder>
-            <Stack gap="sm">
-              <TextInput
-                label={t('risk.name')}
-                required
-                maxLength={RISK_NAME_MAX_LENGTH}
-                value={draft.name}
-                onChange={(event) => set('name')(event.currentTarget.value)}
-                error={checked && !draft.name.trim() ? t('risk.nameRequired') : undefined}
-              />
-              <Textarea
-                label={t('risk.definition')}
-                autosize
-                minRows={2}
-                value={draft.definition}
-                onChange={(event) => set('definition')(event.currentTarget.value)}
-              />
-              <Group>
-                <Checkbox
-                  label={t('risk.keyRisk')}
-                  checked={draft.keyRisk}
-                  onChange={(event) => set('keyRisk')(event.currentTarget.checked)}
-                />
-                <Checkbox
-                  label={t('risk.showInPreview')}
-                  checked={draft.showInPreview}
-                  onChange={(event) => set('showInPreview')(event.currentTarget.checked)}
-                />
-                <Checkbox
-                  label={t('risk.exception')}
-                  checked={draft.exception}
-                  onChange={(event) => set('exception')(event.currentTarget.checked)}
-                />
-              </Group>
-              <MultiSelect
-                label={t('risk.modules.label')}
-                required
-                data={held.map((value) => ({ value, label: t(`risk.modules.${value}`) }))}
-                value={draft.modules}
-                onChange={(value) => set('modules')(value as RiskModule[])}
-                error={checked && draft.modules.length === 0 ? t('risk.modulesRequired') : undefined}
-              />
-              <SimpleGrid cols={{ base: 1, md: 3 }}>
-                <Stack gap={4}>
-                  <Select
-                    label={t('risk.eventType')}
-                    data={selectable('eventTypes', RISK_EVENT_TYPES)}
-                    value={draft.riskEventType}
-                    onChange={set('riskEventType')}
-                    clearable
-                  />
-                  <TextInput
-                    aria-label={t('risk.eventSubType')}
-                    placeholder={t('risk.subType')}
-                    value={draft.riskEventSubType}
-                    onChange={(event) => set('riskEventSubType')(event.currentTarget.value)}
-                  />
-                </Stack>
-                <Stack gap={4}>
-                  <Select
-                    label={t('risk.cause')}
-                    data={selectable('causes', RISK_CAUSES)}
-                    value={draft.causeCategory}
-                    onChange={set('causeCategory')}
-                    clearable
-                  />
-                  <TextInput
-                    aria-label={t('risk.causeSubType')}
-                    placeholder={t('risk.subType')}
-                    value={draft.causeSubType}
-                    onChange={(event) => set('causeSubType')(event.currentTarget.value)}
-                  />
-                </Stack>
-                <Stack gap={4}>
-                  <Select
-                    label={t('risk.consequence')}
-                    data={selectable('consequences', RISK_CONSEQUENCES)}
-                    value={draft.consequence}
-                    onChange={set('consequence')}
-                    clearable
-                  />
-                  <TextInput
-                    aria-label={t('risk.consequenceSubType')}
-                    placeholder={t('risk.subType')}
-                    value={draft.consequenceSubType}
-                    onChange={(event) => set('consequenceSubType')(event.currentTarget.value)}
-                  />
-                </Stack>
-              </SimpleGrid>
-              <MultiSelect
-                label={t('risk.ermConnections')}
-                data={selectable('erm', ERM_CONNECTIONS)}
-                value={draft.ermConnections}
-                onChange={set('ermConnections')}
-              />
-            </Stack>
-          </Card>
-
-          <ScorePanel
-            scores={draft.scores}
-            recommended={recommended}
-            checked={checked}
-            onChange={set('scores')}
-          />
-
-          <Card withBorder>
-            <Stack gap="sm">
-              <Title order={3}>{t('risk.treatment')}</Title>
-              <Select
-                label={t('risk.response')}
-                data={selectable('responses', RISK_RESPONSES)}
-                value={draft.response}
-                onChange={set('response')}
-                clearable
-                w={240}
-              />
-              <Textarea
-                label={t('risk.mitigationPlan')}
-                required={draft.response === 'MITIGATE'}
-                autosize
-                minRows={2}
-                value={draft.mitigationPlan}
-                onChange={(event) => set('mitigationPlan')(event.currentTarget.value)}
-                error={checked && planMissing ? t('RISK_MITIGATION_PLAN_REQUIRED') : undefined}
-              />
-              <SimpleGrid cols={{ base: 1, md: 2 }}>
-                <Select
-                  label={t('risk.owner')}
-                  data={options('RISK_OWNER')}
-                  value={draft.businessOwnerId}
-                  onChange={set('businessOwnerId')}
-                  clearable
-                  searchable
-                />
-                <MultiSelect
-                  label={t('risk.watchers')}
-                  data={people}
-                  value={draft.watcherIds}
-                  onChange={set('watcherIds')}
-                  searchable
-                />
-                <MultiSelect
-                  label={t('risk.businessUnits')}
-                  data={options('BUSINESS_UNIT')}
-                  value={draft.businessUnitIds}
-                  onChange={set('businessUnitIds')}
-                  searchable
-                />
-                <MultiSelect
-                  label={t('risk.audits')}
-                  data={options('AUDIT')}
-                  value={draft.auditIds}
-                  onChange={set('auditIds')}
-                  searchable
-                />
-                <MultiSelect
-                  label={t('risk.policies')}
-                  data={options('POLICY')}
-                  value={draft.policyIds}
-                  onChange={set('policyIds')}
-                  searchable
-                />
-                <MultiSelect
-                  label={t('risk.tags')}
-                  data={(tags.data?.items ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
-                  value={draft.tagIds}
-                  onChange={set('tagIds')}
-                  searchable
-                />
-                <MultiSelect
-                  label={t('risk.controls')}
-                  data={(controls.data?.items ?? []).map((control) => ({
-                    value: control.id,
-                    label: `${control.publicId} ${control.name}`,
-                  }))}
-                  value={draft.controlIds}
-                  onChange={set('controlIds')}
-                  searchable
-                />
-                <MultiSelect
-                  label={t('risk.relatedRisks')}
-                  description={
-                    risk?.state === 'INACTIVE'
-                      ? t('RISK_RELATED_ON_INACTIVE', { 0: risk.publicId })
-                      : undefined
-                  }
-                  data={(risks.data?.items ?? [])
-                    .filter((item) => item.id !== risk?.id)
-                    .map((item) => ({ value: item.id, label: `${item.publicId} ${item.name}` }))
-                    .concat(
-                      (risk?.relatedRisks ?? [])
-                        .filter((item) => !risks.data?.items.some((other) => other.id === item.id))
-                        .map((item) => ({ value: item.id, label: `${item.publicId} ${item.name}` })),
-                    )}
-                  value={draft.relatedRiskIds}
-                  onChange={set('relatedRiskIds')}
-                  searchable
-                />
+            )}
+            <Card withBorder>
+              <Stack gap="sm">
                 <TextInput
-                  type="date"
-                  label={t('risk.dueDate')}
-                  value={draft.dueDate}
-                  onChange={(event) => set('dueDate')(event.currentTarget.value)}
+                  label={t('risk.name')}
+                  required
+                  maxLength={RISK_NAME_MAX_LENGTH}
+                  value={draft.name}
+                  onChange={(event) => set('name')(event.currentTarget.value)}
+                  error={checked && !draft.name.trim() ? t('risk.nameRequired') : undefined}
                 />
+                <Textarea
+                  label={t('risk.definition')}
+                  autosize
+                  minRows={2}
+                  value={draft.definition}
+                  onChange={(event) => set('definition')(event.currentTarget.value)}
+                />
+                <Group>
+                  <Checkbox
+                    label={t('risk.keyRisk')}
+                    checked={draft.keyRisk}
+                    onChange={(event) => set('keyRisk')(event.currentTarget.checked)}
+                  />
+                  <Checkbox
+                    label={t('risk.showInPreview')}
+                    checked={draft.showInPreview}
+                    onChange={(event) => set('showInPreview')(event.currentTarget.checked)}
+                  />
+                  <Checkbox
+                    label={t('risk.exception')}
+                    checked={draft.exception}
+                    onChange={(event) => set('exception')(event.currentTarget.checked)}
+                  />
+                </Group>
+                <MultiSelect
+                  label={t('risk.modules.label')}
+                  required
+                  data={held.map((value) => ({ value, label: t(`risk.modules.${value}`) }))}
+                  value={draft.modules}
+                  onChange={(value) => set('modules')(value as RiskModule[])}
+                  error={checked && draft.modules.length === 0 ? t('risk.modulesRequired') : undefined}
+                />
+                <SimpleGrid cols={{ base: 1, md: 3 }}>
+                  <Stack gap={4}>
+                    <Select
+                      label={t('risk.eventType')}
+                      data={selectable('eventTypes', RISK_EVENT_TYPES)}
+                      value={draft.riskEventType}
+                      onChange={set('riskEventType')}
+                      clearable
+                    />
+                    <TextInput
+                      aria-label={t('risk.eventSubType')}
+                      placeholder={t('risk.subType')}
+                      value={draft.riskEventSubType}
+                      onChange={(event) => set('riskEventSubType')(event.currentTarget.value)}
+                    />
+                  </Stack>
+                  <Stack gap={4}>
+                    <Select
+                      label={t('risk.cause')}
+                      data={selectable('causes', RISK_CAUSES)}
+                      value={draft.causeCategory}
+                      onChange={set('causeCategory')}
+                      clearable
+                    />
+                    <TextInput
+                      aria-label={t('risk.causeSubType')}
+                      placeholder={t('risk.subType')}
+                      value={draft.causeSubType}
+                      onChange={(event) => set('causeSubType')(event.currentTarget.value)}
+                    />
+                  </Stack>
+                  <Stack gap={4}>
+                    <Select
+                      label={t('risk.consequence')}
+                      data={selectable('consequences', RISK_CONSEQUENCES)}
+                      value={draft.consequence}
+                      onChange={set('consequence')}
+                      clearable
+                    />
+                    <TextInput
+                      aria-label={t('risk.consequenceSubType')}
+                      placeholder={t('risk.subType')}
+                      value={draft.consequenceSubType}
+                      onChange={(event) => set('consequenceSubType')(event.currentTarget.value)}
+                    />
+                  </Stack>
+                </SimpleGrid>
+                <MultiSelect
+                  label={t('risk.ermConnections')}
+                  data={selectable('erm', ERM_CONNECTIONS)}
+                  value={draft.ermConnections}
+                  onChange={set('ermConnections')}
+                />
+              </Stack>
+            </Card>
+
+            <ScorePanel
+              scores={draft.scores}
+              recommended={recommended}
+              checked={checked}
+              onChange={set('scores')}
+            />
+
+            <Card withBorder>
+              <Stack gap="sm">
+                <Title order={3}>{t('risk.treatment')}</Title>
                 <Select
-                  label={t('risk.timeZone')}
-                  data={[...new Set([...TIMEZONES, ...(draft.timeZoneId ? [draft.timeZoneId] : [])])]}
-                  value={draft.timeZoneId}
-                  onChange={set('timeZoneId')}
+                  label={t('risk.response')}
+                  data={selectable('responses', RISK_RESPONSES)}
+                  value={draft.response}
+                  onChange={set('response')}
                   clearable
-                  searchable
+                  w={240}
                 />
-              </SimpleGrid>
-            </Stack>
-          </Card>
-          {canEdit && (
-            <Group justify="flex-end">
-              <Button type="submit" loading={save.isPending}>
-                {t(risk ? 'common.save' : 'risk.create')}
-              </Button>
-            </Group>
-          )}
-        </Stack>
-      </fieldset>
+                <Textarea
+                  label={t('risk.mitigationPlan')}
+                  required={draft.response === 'MITIGATE'}
+                  autosize
+                  minRows={2}
+                  value={draft.mitigationPlan}
+                  onChange={(event) => set('mitigationPlan')(event.currentTarget.value)}
+                  error={checked && planMissing ? t('RISK_MITIGATION_PLAN_REQUIRED') : undefined}
+                />
+                <SimpleGrid cols={{ base: 1, md: 2 }}>
+                  <Select
+                    label={t('risk.owner')}
+                    data={options('RISK_OWNER')}
+                    value={draft.businessOwnerId}
+                    onChange={set('businessOwnerId')}
+                    clearable
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.watchers')}
+                    data={people}
+                    value={draft.watcherIds}
+                    onChange={set('watcherIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.businessUnits')}
+                    data={options('BUSINESS_UNIT')}
+                    value={draft.businessUnitIds}
+                    onChange={set('businessUnitIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.audits')}
+                    data={options('AUDIT')}
+                    value={draft.auditIds}
+                    onChange={set('auditIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.policies')}
+                    data={options('POLICY')}
+                    value={draft.policyIds}
+                    onChange={set('policyIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.tags')}
+                    data={(tags.data?.items ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
+                    value={draft.tagIds}
+                    onChange={set('tagIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.controls')}
+                    data={(controls.data?.items ?? []).map((control) => ({
+                      value: control.id,
+                      label: `${control.publicId} ${control.name}`,
+                    }))}
+                    value={draft.controlIds}
+                    onChange={set('controlIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.relatedRisks')}
+                    description={
+                      risk?.state === 'INACTIVE'
+                        ? t('RISK_RELATED_ON_INACTIVE', { 0: risk.publicId })
+                        : undefined
+                    }
+                    data={(risks.data?.items ?? [])
+                      .filter((item) => item.id !== risk?.id)
+                      .map((item) => ({ value: item.id, label: `${item.publicId} ${item.name}` }))
+                      .concat(
+                        (risk?.relatedRisks ?? [])
+                          .filter((item) => !risks.data?.items.some((other) => other.id === item.id))
+                          .map((item) => ({ value: item.id, label: `${item.publicId} ${item.name}` })),
+                      )}
+                    value={draft.relatedRiskIds}
+                    onChange={set('relatedRiskIds')}
+                    searchable
+                  />
+                  <TextInput
+                    type="date"
+                    label={t('risk.dueDate')}
+                    value={draft.dueDate}
+                    onChange={(event) => set('dueDate')(event.currentTarget.value)}
+                  />
+                  <Select
+                    label={t('risk.timeZone')}
+                    data={[...new Set([...TIMEZONES, ...(draft.timeZoneId ? [draft.timeZoneId] : [])])]}
+                    value={draft.timeZoneId}
+                    onChange={set('timeZoneId')}
+                    clearable
+                    searchable
+                  />
+                </SimpleGrid>
+              </Stack>
+            </Card>
+            {canEdit && (
+              <Group justify="flex-end">
+                <Button type="submit" loading={save.isPending}>
+                  {t(risk ? 'common.save' : 'risk.create')}
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        </fieldset>
+      </form>
+      {risk && <ReviewScheduleCard orgId={orgId} target="risk" id={risk.id} />}
       {risk && <RiskHistory risk={risk} />}
       {confirmingLinks && risk && (
         <Modal opened onClose={() => setConfirmingLinks(false)} title={t('risk.deactivate')} centered>
@@ -549,7 +553,7 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
           </Stack>
         </Modal>
       )}
-    </form>
+    </>
   );
 }
 

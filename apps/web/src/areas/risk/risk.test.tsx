@@ -6,6 +6,9 @@ import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
 
+// The risk pages are long forms: rendering and filling them takes a while under jsdom.
+const SLOW = 60_000;
+
 const withRisk = (skus: ProductSku[], permissions = ['RISK_VIEW', 'RISK_EDIT']) => ({
   ...signedInRoutes,
   'GET /api/orgs': {
@@ -84,7 +87,7 @@ const detail = (overrides: Partial<RiskDetail> = {}): RiskDetail => ({
   ...overrides,
 });
 
-describe('the risk landing page', () => {
+describe('the risk landing page', { timeout: SLOW }, () => {
   it('leads to the assessments with a risk product', async () => {
     stubApi(withRisk(['RISK_INFORMATION_SECURITY']));
     renderApp(`/risk?orgId=${HOME_ORG_ID}`);
@@ -108,7 +111,7 @@ describe('the risk landing page', () => {
   });
 });
 
-describe('the risk register', () => {
+describe('the risk register', { timeout: SLOW }, () => {
   it('toggles modules with the badge selector and filters exceptions', async () => {
     const fetchMock = stubApi({
       ...withRisk(['RISK_INFORMATION_SECURITY', 'RISK_THIRD_PARTY_RISK']),
@@ -131,7 +134,7 @@ describe('the risk register', () => {
   });
 });
 
-describe('the risk editor', () => {
+describe('the risk editor', { timeout: SLOW }, () => {
   // The editor is a long form: typing into it takes a while under jsdom.
   it(
     'recommends scores as the server does and needs a reason to override one',
@@ -197,6 +200,7 @@ describe('the risk editor', () => {
       ...withRisk(['RISK_INFORMATION_SECURITY']),
       [`GET ${base}/risks`]: { body: { items: [], total: 0 } },
       [`GET ${base}/risk/R-0001`]: () => ({ body: current }),
+      [`GET ${base}/risk/${current.id}/review-schedule`]: { body: null },
       [`PUT ${base}/risk/${current.id}/state`]: () => {
         current = detail({ state: 'INACTIVE', version: 3 });
         return { body: current };
@@ -210,5 +214,40 @@ describe('the risk editor', () => {
     expect(await screen.findByRole('button', { name: 'Activate' })).toBeInTheDocument();
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
     expect(requestBody(put?.[1])).toEqual({ version: 2, state: 'INACTIVE', confirmRemoveLinks: true });
+  });
+});
+
+describe('the review schedule of a risk', { timeout: SLOW }, () => {
+  it('shows a late review and marks it reviewed', async () => {
+    const id = detail().id;
+    let schedule = {
+      id: 's1',
+      every: 1,
+      unit: 'year',
+      nextReview: '2026-10-01',
+      lastReviewed: null as string | null,
+      watchers: [{ id: 'u1', name: 'Nora Quinn' }],
+      status: 'LATE',
+    };
+    const fetchMock = stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`GET ${base}/risks`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/risk/R-0001`]: { body: detail() },
+      [`GET ${base}/risk/${id}`]: { body: detail() },
+      [`GET ${base}/risk/${id}/review-schedule`]: () => ({ body: schedule }),
+      [`POST ${base}/risk/${id}/review-schedule/reviewed`]: () => {
+        schedule = { ...schedule, lastReviewed: '2026-11-24', nextReview: '2027-11-24', status: 'EARLY' };
+        return { body: schedule };
+      },
+    });
+    const { user } = renderApp(`/risk/risks/register/R-0001?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('Late')).toBeInTheDocument();
+    expect(screen.getByText('Every 1 years; next review 2026-10-01')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Mark as reviewed' }));
+    expect(await screen.findByText('Early')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Mark as reviewed' })).toBeDisabled();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/review-schedule/reviewed'))).toBe(
+      true,
+    );
   });
 });

@@ -188,13 +188,13 @@ function RiskList({ library }: { library: boolean }) {
               <Table.Thead>
                 <Table.Tr>
                   {canCopy && <Table.Th w={40} />}
-                  <Table.Th>{header('number', t('risk.publicId'))}</Table.Th>
-                  <Table.Th>{header('name', t('risk.name'))}</Table.Th>
+                  {header('number', t('risk.publicId'))}
+                  {header('name', t('risk.name'))}
                   <Table.Th>{t('risk.modules.label')}</Table.Th>
-                  <Table.Th>{header('inherentRisk', t('risk.scores.inherentRisk'))}</Table.Th>
-                  <Table.Th>{header('residualRisk', t('risk.scores.residualRisk'))}</Table.Th>
+                  {header('inherentRisk', t('risk.scores.inherentRisk'))}
+                  {header('residualRisk', t('risk.scores.residualRisk'))}
                   <Table.Th>{t('risk.response')}</Table.Th>
-                  {!library && <Table.Th>{header('dueDate', t('risk.dueDate'))}</Table.Th>}
+                  {!library && header('dueDate', t('risk.dueDate'))}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
