@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/database';
 import { seedOrg, seedUser } from '../../test/fixtures';
 import type { Database } from '../db/client';
-import { riskControlLinks, riskControls, riskLinks, riskListItems, risks } from '../modules/risk/tables';
+import { reviewStatus, todayIn, type ReviewUnit } from '@vigil/contracts';
+import {
+  reviewSchedules,
+  riskControlLinks,
+  riskControls,
+  riskLinks,
+  riskListItems,
+  risks,
+} from '../modules/risk/tables';
 import { seedRiskDemo } from './risk';
 
 let database: Database;
@@ -39,6 +47,14 @@ describe('risk demo data', () => {
     expect((await db.select().from(riskControlLinks)).length).toBeGreaterThan(30);
     expect((await db.select().from(riskLinks)).length).toBe(4);
     expect((await db.select().from(riskListItems).where(eq(riskListItems.orgId, orgId))).length).toBe(21);
+  });
+
+  it('has review schedules early, almost due and late', async () => {
+    const rows = await database.db.select().from(reviewSchedules).where(eq(reviewSchedules.orgId, orgId));
+    const today = todayIn('America/New_York');
+    expect(
+      rows.map((row) => reviewStatus(row.nextReview, today, row.every, row.unit as ReviewUnit)).sort(),
+    ).toEqual(['ALMOST_DUE', 'EARLY', 'EARLY', 'LATE']);
   });
 
   it('fills a small library', async () => {

@@ -1,9 +1,11 @@
 import {
+  addReviewInterval,
   publicIdOf,
   recommendedControlStrength,
   recommendedInherentRisk,
   recommendedOverallScore,
   recommendedResidualRisk,
+  todayIn,
   type ControlStrength,
   type RiskLevel,
   type RiskModule,
@@ -19,6 +21,7 @@ import {
   replaceRelated,
   type Scope,
 } from '../modules/risk/repo';
+import { reviewSchedules } from '../modules/risk/tables';
 
 const IS: RiskModule = 'INFORMATION_SECURITY';
 const SA: RiskModule = 'SYSTEMS_AND_APPLICATIONS';
@@ -744,12 +747,13 @@ async function addRisks(
 /**
  * The provider's risk library and First Harbor's register: 30 risks across the three modules (some
  * copied from the library, some exceptions, two inactive, one residual risk overridden with its
- * reason), 20 controls linked to them, and the bank's custom lists.
+ * reason), 20 controls linked to them, review schedules in each status, and the bank's custom lists.
  */
 export async function seedRiskDemo(
   db: Db,
   harbor: { orgId: string; adminId: string; analystId: string },
   providerAdminId: string,
+  now = new Date(),
 ) {
   await db.transaction(async (tx) => {
     await addControls(tx, { library: true }, LIBRARY_CONTROLS, providerAdminId);
@@ -794,5 +798,23 @@ export async function seedRiskDemo(
     await replaceRelated(tx, riskIds[0]!, [riskIds[2]!, riskIds[20]!]);
     await replaceRelated(tx, riskIds[1]!, [riskIds[8]!]);
     await replaceRelated(tx, riskIds[13]!, [riskIds[15]!]);
+
+    // Review schedules in each status: a key risk reviewed yearly and not due for months, a vendor
+    // risk almost due, a patching risk late, and a control reviewed quarterly.
+    const today = todayIn('America/New_York', now);
+    const schedules = [
+      { riskId: riskIds[0]!, every: 1, unit: 'year', nextReview: addReviewInterval(today, 5, 'month') },
+      { riskId: riskIds[13]!, every: 6, unit: 'month', nextReview: addReviewInterval(today, 10, 'day') },
+      { riskId: riskIds[5]!, every: 3, unit: 'month', nextReview: addReviewInterval(today, -12, 'day') },
+      {
+        controlId: controls[1]!.id,
+        every: 3,
+        unit: 'month',
+        nextReview: addReviewInterval(today, 40, 'day'),
+      },
+    ];
+    for (const schedule of schedules) {
+      await tx.insert(reviewSchedules).values({ orgId, watcherIds: [adminId, analystId], ...schedule });
+    }
   });
 }

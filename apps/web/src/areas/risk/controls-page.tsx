@@ -51,6 +51,7 @@ import { SortableHeader } from '../../shell/sortable-header';
 import { useTicketPeople } from '../tickets/ticket-badges';
 import { controlPath, controlQuery, controlsQuery, riskKey, risksQuery } from './api';
 import { useRiskModules } from './module-badges';
+import { ReviewScheduleCard } from './review-schedule';
 import { needsReason, type ScoreDraft } from './score-panel';
 
 /** The control register (/risk/controls/register) or library (/risk/controls/library). */
@@ -383,215 +384,218 @@ function ControlForm({
   const strengths = CONTROL_STRENGTHS.map((value) => ({ value, label: t(`risk.strengths.${value}`) }));
   const evidence = control && !control.library ? control.evidence : null;
   return (
-    <form onSubmit={submit} noValidate>
-      <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
-        <Stack gap="sm">
-          <TextInput
-            label={t('risk.name')}
-            required
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            error={checked && !name.trim() ? t('risk.nameRequired') : undefined}
-          />
-          <Textarea
-            label={t('risk.definition')}
-            autosize
-            minRows={2}
-            value={definition}
-            onChange={(event) => setDefinition(event.currentTarget.value)}
-          />
-          <Checkbox
-            label={t('risk.control.keyControl')}
-            checked={keyControl}
-            onChange={(event) => setKeyControl(event.currentTarget.checked)}
-          />
-          <Group grow>
-            <Select
-              label={t('risk.control.type')}
-              data={CONTROL_TYPES.map((value) => ({ value, label: t(`risk.control.types.${value}`) }))}
-              value={type}
-              onChange={setType}
-              clearable
+    <>
+      <form onSubmit={submit} noValidate>
+        <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
+          <Stack gap="sm">
+            <TextInput
+              label={t('risk.name')}
+              required
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              error={checked && !name.trim() ? t('risk.nameRequired') : undefined}
             />
-            <Select
-              label={t('risk.control.category')}
-              data={CONTROL_CATEGORIES.map((value) => ({
-                value,
-                label: t(`risk.control.categories.${value}`),
-              }))}
-              value={category}
-              onChange={setCategory}
-              clearable
+            <Textarea
+              label={t('risk.definition')}
+              autosize
+              minRows={2}
+              value={definition}
+              onChange={(event) => setDefinition(event.currentTarget.value)}
             />
-            <Select
-              label={t('risk.control.configuration')}
-              data={CONTROL_CONFIGURATIONS.map((value) => ({
-                value,
-                label: t(`risk.control.configurations.${value}`),
-              }))}
-              value={configuration}
-              onChange={setConfiguration}
-              clearable
+            <Checkbox
+              label={t('risk.control.keyControl')}
+              checked={keyControl}
+              onChange={(event) => setKeyControl(event.currentTarget.checked)}
             />
-          </Group>
-          {!readOnly && (
-            <Select
-              label={t('risk.owner')}
-              data={people}
-              value={ownerId}
-              onChange={setOwnerId}
-              clearable
-              searchable
-            />
-          )}
-          <Group grow align="flex-start">
-            <Select
-              label={t('risk.control.designEffectiveness')}
-              data={strengths}
-              value={design}
-              onChange={(value) => setDesign(value as ControlStrength | null)}
-              clearable
-            />
-            <Select
-              label={t('risk.control.operatingEffectiveness')}
-              data={strengths}
-              value={operating}
-              onChange={(value) => setOperating(value as ControlStrength | null)}
-              clearable
-            />
-            <Stack gap={4}>
+            <Group grow>
               <Select
-                label={t('risk.control.overallScore')}
-                data={strengths}
-                value={overall.value}
-                onChange={(value) => setOverall({ ...overall, value: value as ControlStrength | null })}
+                label={t('risk.control.type')}
+                data={CONTROL_TYPES.map((value) => ({ value, label: t(`risk.control.types.${value}`) }))}
+                value={type}
+                onChange={setType}
                 clearable
               />
-              <Text size="xs" c="dimmed">
-                {recommended
-                  ? t('risk.scores.recommended', { value: t(`risk.strengths.${recommended}`) })
-                  : t('risk.scores.noRecommendation', { needs: t('risk.control.needs') })}
-              </Text>
-              {recommended && overall.value !== recommended && (
-                <Button
-                  size="xs"
-                  variant="light"
-                  onClick={() => setOverall({ value: recommended, reason: '' })}
-                >
-                  {t('risk.scores.useRecommended')}
-                </Button>
-              )}
-            </Stack>
-          </Group>
-          {needsReason(overall, recommended) && (
-            <TextInput
-              label={t('risk.scores.overrideReason')}
-              required
-              value={overall.reason}
-              onChange={(event) => setOverall({ ...overall, reason: event.currentTarget.value })}
-              error={checked && reasonMissing ? t('risk.scores.reasonRequired') : undefined}
-            />
-          )}
-          {!readOnly && (
-            <MultiSelect
-              label={t('risk.control.risks')}
-              data={(risks.data?.items ?? []).map((risk) => ({
-                value: risk.id,
-                label: `${risk.publicId} ${risk.name}`,
-              }))}
-              value={riskIds}
-              onChange={setRiskIds}
-              searchable
-            />
-          )}
-          {canEdit && (
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                {t('common.cancel')}
-              </Button>
-              <Button type="submit" loading={save.isPending}>
-                {t(control ? 'common.save' : 'risk.create')}
-              </Button>
+              <Select
+                label={t('risk.control.category')}
+                data={CONTROL_CATEGORIES.map((value) => ({
+                  value,
+                  label: t(`risk.control.categories.${value}`),
+                }))}
+                value={category}
+                onChange={setCategory}
+                clearable
+              />
+              <Select
+                label={t('risk.control.configuration')}
+                data={CONTROL_CONFIGURATIONS.map((value) => ({
+                  value,
+                  label: t(`risk.control.configurations.${value}`),
+                }))}
+                value={configuration}
+                onChange={setConfiguration}
+                clearable
+              />
             </Group>
-          )}
-        </Stack>
-      </fieldset>
-      {evidence && (
-        <Stack gap="xs" mt="md">
-          <Group justify="space-between">
-            <Text fw={600}>{t('risk.control.evidence')}</Text>
-            {canEdit && (
-              <FileButton multiple onChange={(files) => files.length > 0 && upload.mutate(files)}>
-                {(props) => (
+            {!readOnly && (
+              <Select
+                label={t('risk.owner')}
+                data={people}
+                value={ownerId}
+                onChange={setOwnerId}
+                clearable
+                searchable
+              />
+            )}
+            <Group grow align="flex-start">
+              <Select
+                label={t('risk.control.designEffectiveness')}
+                data={strengths}
+                value={design}
+                onChange={(value) => setDesign(value as ControlStrength | null)}
+                clearable
+              />
+              <Select
+                label={t('risk.control.operatingEffectiveness')}
+                data={strengths}
+                value={operating}
+                onChange={(value) => setOperating(value as ControlStrength | null)}
+                clearable
+              />
+              <Stack gap={4}>
+                <Select
+                  label={t('risk.control.overallScore')}
+                  data={strengths}
+                  value={overall.value}
+                  onChange={(value) => setOverall({ ...overall, value: value as ControlStrength | null })}
+                  clearable
+                />
+                <Text size="xs" c="dimmed">
+                  {recommended
+                    ? t('risk.scores.recommended', { value: t(`risk.strengths.${recommended}`) })
+                    : t('risk.scores.noRecommendation', { needs: t('risk.control.needs') })}
+                </Text>
+                {recommended && overall.value !== recommended && (
                   <Button
-                    {...props}
                     size="xs"
-                    variant="default"
-                    leftSection={<IconUpload size={14} />}
-                    loading={upload.isPending}
+                    variant="light"
+                    onClick={() => setOverall({ value: recommended, reason: '' })}
                   >
-                    {t('risk.control.upload')}
+                    {t('risk.scores.useRecommended')}
                   </Button>
                 )}
-              </FileButton>
+              </Stack>
+            </Group>
+            {needsReason(overall, recommended) && (
+              <TextInput
+                label={t('risk.scores.overrideReason')}
+                required
+                value={overall.reason}
+                onChange={(event) => setOverall({ ...overall, reason: event.currentTarget.value })}
+                error={checked && reasonMissing ? t('risk.scores.reasonRequired') : undefined}
+              />
             )}
-          </Group>
-          {evidence.length === 0 && (
-            <Text size="sm" c="dimmed">
-              {t('risk.control.noEvidence')}
-            </Text>
-          )}
-          {evidence.map((file) => (
-            <Group key={file.id} justify="space-between">
-              <Text size="sm">{file.name}</Text>
-              <Group gap="xs">
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  leftSection={<IconDownload size={14} />}
-                  onClick={() =>
-                    void apiFetchFile(`${controlPath(orgId, control!.id)}/evidence/${file.id}`).then((blob) =>
-                      saveBlob(blob, file.name),
-                    )
-                  }
-                >
-                  {t('risk.control.download')}
+            {!readOnly && (
+              <MultiSelect
+                label={t('risk.control.risks')}
+                data={(risks.data?.items ?? []).map((risk) => ({
+                  value: risk.id,
+                  label: `${risk.publicId} ${risk.name}`,
+                }))}
+                value={riskIds}
+                onChange={setRiskIds}
+                searchable
+              />
+            )}
+            {canEdit && (
+              <Group justify="flex-end">
+                <Button variant="default" onClick={onClose}>
+                  {t('common.cancel')}
                 </Button>
-                {canEdit && (
+                <Button type="submit" loading={save.isPending}>
+                  {t(control ? 'common.save' : 'risk.create')}
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        </fieldset>
+        {evidence && (
+          <Stack gap="xs" mt="md">
+            <Group justify="space-between">
+              <Text fw={600}>{t('risk.control.evidence')}</Text>
+              {canEdit && (
+                <FileButton multiple onChange={(files) => files.length > 0 && upload.mutate(files)}>
+                  {(props) => (
+                    <Button
+                      {...props}
+                      size="xs"
+                      variant="default"
+                      leftSection={<IconUpload size={14} />}
+                      loading={upload.isPending}
+                    >
+                      {t('risk.control.upload')}
+                    </Button>
+                  )}
+                </FileButton>
+              )}
+            </Group>
+            {evidence.length === 0 && (
+              <Text size="sm" c="dimmed">
+                {t('risk.control.noEvidence')}
+              </Text>
+            )}
+            {evidence.map((file) => (
+              <Group key={file.id} justify="space-between">
+                <Text size="sm">{file.name}</Text>
+                <Group gap="xs">
                   <Button
                     size="xs"
                     variant="subtle"
-                    color="red"
-                    leftSection={<IconTrash size={14} />}
-                    onClick={() => setRemoving(file)}
+                    leftSection={<IconDownload size={14} />}
+                    onClick={() =>
+                      void apiFetchFile(`${controlPath(orgId, control!.id)}/evidence/${file.id}`).then(
+                        (blob) => saveBlob(blob, file.name),
+                      )
+                    }
                   >
-                    {t('risk.delete')}
+                    {t('risk.control.download')}
                   </Button>
-                )}
+                  {canEdit && (
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      leftSection={<IconTrash size={14} />}
+                      onClick={() => setRemoving(file)}
+                    >
+                      {t('risk.delete')}
+                    </Button>
+                  )}
+                </Group>
               </Group>
-            </Group>
-          ))}
-        </Stack>
-      )}
-      {removing && (
-        <Modal opened onClose={() => setRemoving(null)} title={t('risk.control.deleteEvidence')} centered>
-          <Stack>
-            <Text>{t('risk.control.deleteEvidenceConfirm', { name: removing.name })}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setRemoving(null)}>
-                {t('common.cancel')}
-              </Button>
-              <Button
-                color="red"
-                loading={remove.isPending}
-                onClick={() => remove.mutate(removing.id, { onSuccess: () => setRemoving(null) })}
-              >
-                {t('risk.delete')}
-              </Button>
-            </Group>
+            ))}
           </Stack>
-        </Modal>
-      )}
-    </form>
+        )}
+        {removing && (
+          <Modal opened onClose={() => setRemoving(null)} title={t('risk.control.deleteEvidence')} centered>
+            <Stack>
+              <Text>{t('risk.control.deleteEvidenceConfirm', { name: removing.name })}</Text>
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => setRemoving(null)}>
+                  {t('common.cancel')}
+                </Button>
+                <Button
+                  color="red"
+                  loading={remove.isPending}
+                  onClick={() => remove.mutate(removing.id, { onSuccess: () => setRemoving(null) })}
+                >
+                  {t('risk.delete')}
+                </Button>
+              </Group>
+            </Stack>
+          </Modal>
+        )}
+      </form>
+      {control && !control.library && <ReviewScheduleCard orgId={orgId} target="control" id={control.id} />}
+    </>
   );
 }
