@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { baseUrl, signInThroughPage } from './support';
 
-test('a risk officer scores a new risk from two linked controls and overrides a recommendation with its reason', async ({
+test('a risk officer scores a new risk from two linked controls, overrides a recommendation with its reason and marks a late review done', async ({
   page,
 }) => {
   test.setTimeout(90_000);
@@ -55,4 +55,12 @@ test('a risk officer scores a new risk from two linked controls and overrides a 
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row.getByText('Very High')).toBeVisible();
   await expect(row.getByText('High', { exact: true })).toBeVisible();
+
+  // The demo's patching risk is late for review: marking it reviewed moves the next review on.
+  await page.goto(`${baseUrl()}/risk/risks/register/R-0006`);
+  await expect(page.getByText('Late', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Mark as reviewed' }).click();
+  await expect(page.getByText('Early', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Mark as reviewed' })).toBeDisabled();
+  await expect(page.getByRole('cell', { name: 'REVIEW', exact: true })).toBeVisible();
 });
