@@ -37,6 +37,7 @@ import {
 } from '@vigil/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { apiFetch, orgPath } from '../../lib/api';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { GatedPage } from '../../shell/gated-page';
@@ -581,7 +582,7 @@ function RiskHistory({ risk }: { risk: RiskDetail }) {
               <Table.Td>{entry.actorName ?? '—'}</Table.Td>
               <Table.Td>
                 <Text size="sm" style={{ wordBreak: 'break-word' }}>
-                  {JSON.stringify(entry.details)}
+                  {historyText(entry.kind, entry.details, t)}
                 </Text>
               </Table.Td>
             </Table.Tr>
@@ -590,6 +591,50 @@ function RiskHistory({ risk }: { risk: RiskDetail }) {
       </Table>
     </Card>
   );
+}
+
+const SCORE_KEYS: Record<string, string> = {
+  potentialImpact: 'risk.scores.potentialImpact',
+  likelihood: 'risk.scores.likelihood',
+  inherentRisk: 'risk.scores.inherentRisk',
+  controlStrength: 'risk.scores.controlStrength',
+  residualRisk: 'risk.scores.residualRisk',
+  riskDirection: 'risk.scores.riskDirection',
+};
+
+/** One line of the audit history in words. */
+function historyText(kind: string, details: Record<string, unknown>, t: TFunction): string {
+  const text = (value: unknown) => (value === null || value === undefined ? '—' : String(value));
+  switch (kind) {
+    case 'CREATED':
+      return t('risk.historyText.created');
+    case 'COPIED':
+      return t('risk.historyText.copied', { from: text(details.from) });
+    case 'NAME':
+    case 'STATE':
+    case 'RESPONSE': {
+      const line = `${text(details.from)} → ${text(details.to)}`;
+      const removed = details.removedLinks as string[] | undefined;
+      return removed ? `${line}; ${t('risk.historyText.removedLinks', { ids: removed.join(', ') })}` : line;
+    }
+    case 'SCORE':
+      return Object.entries(details)
+        .map(([score, change]) => {
+          const { from, to, reason } = change as { from: unknown; to: unknown; reason?: string | null };
+          const label = SCORE_KEYS[score] ? t(SCORE_KEYS[score]) : score;
+          return `${label}: ${text(from)} → ${text(to)}${reason ? ` (${reason})` : ''}`;
+        })
+        .join('; ');
+    case 'FIELDS':
+      return t('risk.historyText.fields', { fields: ((details.fields as string[]) ?? []).join(', ') });
+    case 'REVIEW':
+      return t(`risk.historyText.review.${text(details.change)}`, {
+        next: text(details.nextReview),
+        defaultValue: text(details.change),
+      });
+    default:
+      return t('risk.historyText.changed');
+  }
 }
 
 /** A library risk, read-only, with a copy into the register. */
