@@ -47,7 +47,7 @@ test('a risk officer scores a new risk from two linked controls, overrides a rec
   await expect(page.getByRole('textbox', { name: /Reason for overriding/ })).toHaveValue(
     'Chargebacks doubled this quarter',
   );
-  await expect(page.getByRole('cell', { name: 'CREATED' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'CREATED', exact: true })).toBeVisible();
 
   // The register lists it with its scores.
   await page.getByRole('link', { name: 'Risk register' }).click();
