@@ -35,6 +35,7 @@ import { reportRoutes } from './modules/reports/routes';
 import { defineReportJobs, queueOn } from './modules/reports/service';
 import { roleRoutes } from './modules/roles/routes';
 import { restrictionRoutes } from './modules/restrictions/routes';
+import { riskRoutes } from './modules/risk/routes';
 import { ssoAdminRoutes } from './modules/sso/admin-routes';
 import { ssoRoutes } from './modules/sso/routes';
 import { APP_VERSION, systemRoutes } from './modules/system/routes';
@@ -238,6 +239,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(workspaceRoutes(database.db));
   await app.register(reportRoutes(database.db, queueOn(deps.jobs)));
   await app.register(homeRoutes(database.db));
+  await app.register(riskRoutes(database.db));
   await app.register(classifierRoutes(database.db));
   await app.register(tokenRoutes({ db: database.db, secrets: deps.secrets }));
   await app.register(

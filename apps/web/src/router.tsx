@@ -6,7 +6,7 @@ import {
   redirect,
   type RouterHistory,
 } from '@tanstack/react-router';
-import { legacyRedirectPath, retainSearchParams } from '@vigil/contracts';
+import { hasSkuGate, legacyRedirectPath, retainSearchParams } from '@vigil/contracts';
 import { validateAssetListSearch } from './areas/assets/search';
 import { validateCrossOrgSearch } from './areas/events/cross-org-search-params';
 import { validateEventSearch } from './areas/events/search-params';
@@ -19,6 +19,7 @@ import {
 } from './lib/guards';
 import { notifyMessage } from './lib/notify';
 import { safeRedirectPath } from './lib/redirect';
+import { userOrgsQuery } from './lib/session';
 import { NotFoundPage } from './shell/not-found-page';
 import { PagePending } from './shell/page-pending';
 import { RouteError } from './shell/route-error';
@@ -418,8 +419,42 @@ const taskScheduleRoute = orgRoute('/task-schedule/$').lazy(() =>
 const libraryTaskSchedulesRoute = orgRoute('/library-task-schedules/$').lazy(() =>
   import('./areas/schedules/schedules.lazy').then((m) => m.libraryTaskSchedulesRoute),
 );
-const riskRoute = orgRoute('/risk/$').lazy(() =>
-  import('./areas/risk/unavailable.lazy').then((m) => m.riskRoute),
+// Spec 1 section 2.6: /risk lands on the assessments with a risk product, else on the risk library.
+// The splat also matches /risk itself, so it decides where that lands.
+const riskRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/risk/$',
+  beforeLoad: async (args) => {
+    const access = await requireOrg(args);
+    if (args.params._splat) return access;
+    const userOrgs = await args.context.queryClient.ensureQueryData(userOrgsQuery);
+    const skus = userOrgs.orgs.find((org) => org.id === access.orgId)?.productSkus ?? [];
+    if (hasSkuGate(skus, 'risk')) {
+      throw redirect({ to: '/risk/$', params: { _splat: 'assessments' }, replace: true });
+    }
+    throw redirect({ to: '/risk/risks/library', replace: true });
+  },
+}).lazy(() => import('./areas/risk/unavailable.lazy').then((m) => m.riskRoute));
+const riskRegisterRoute = orgRoute('/risk/risks/register').lazy(() =>
+  import('./areas/risk/risk.lazy').then((m) => m.riskRegisterRoute),
+);
+const riskLibraryRoute = orgRoute('/risk/risks/library').lazy(() =>
+  import('./areas/risk/risk.lazy').then((m) => m.riskLibraryRoute),
+);
+const registerRiskRoute = orgRoute('/risk/risks/register/$ref').lazy(() =>
+  import('./areas/risk/risk.lazy').then((m) => m.riskRoute),
+);
+const libraryRiskRoute = orgRoute('/risk/risks/library/$ref').lazy(() =>
+  import('./areas/risk/risk.lazy').then((m) => m.libraryRiskRoute),
+);
+const controlRegisterRoute = orgRoute('/risk/controls/register').lazy(() =>
+  import('./areas/risk/risk.lazy').then((m) => m.controlRegisterRoute),
+);
+const controlLibraryRoute = orgRoute('/risk/controls/library').lazy(() =>
+  import('./areas/risk/risk.lazy').then((m) => m.controlLibraryRoute),
+);
+const riskListsRoute = orgRoute('/risk/lists').lazy(() =>
+  import('./areas/risk/risk.lazy').then((m) => m.riskListsRoute),
 );
 const connectRoute = orgRoute('/connect').lazy(() =>
   import('./areas/connect/unavailable.lazy').then((m) => m.connectRoute),
@@ -543,6 +578,13 @@ const routeTree = rootRoute.addChildren([
   taskScheduleRoute,
   libraryTaskSchedulesRoute,
   riskRoute,
+  riskRegisterRoute,
+  riskLibraryRoute,
+  registerRiskRoute,
+  libraryRiskRoute,
+  controlRegisterRoute,
+  controlLibraryRoute,
+  riskListsRoute,
   connectRoute,
   orgSettingsRoute,
   organisationsRoute,

@@ -32,3 +32,4 @@ export * from './chart-options';
 export * from './governance';
 export * from './home';
 export * from './integrations';
+export * from './risk';

@@ -231,11 +231,8 @@ describe('section tabs (spec 1 section 2.7)', () => {
         '/risk/inventory/library',
       ],
     ],
-    [
-      'risk',
-      { permissions: ['RISK_VIEW'] },
-      ['/risk/risks/register', '/risk/risks/library', '/risk/controls/register', '/risk/controls/library'],
-    ],
+    // Without a risk product only the libraries are open.
+    ['risk', { permissions: ['RISK_VIEW'] }, ['/risk/risks/library', '/risk/controls/library']],
     ['settings', {}, ['/settings/profile']],
     [
       'settings',

@@ -331,9 +331,10 @@ export const SECTION_TABS: Readonly<Record<SectionId, readonly SectionTab[]>> = 
   ],
   risk: [
     { id: 'riskAssessments', path: '/risk/assessments', permissions: ['RISK_VIEW'], sku: 'risk' },
-    { id: 'riskRegister', path: '/risk/risks/register', permissions: ['RISK_VIEW'] },
+    // The registers need a risk product; the libraries are open to every holder of RISK_VIEW.
+    { id: 'riskRegister', path: '/risk/risks/register', permissions: ['RISK_VIEW'], sku: 'risk' },
     { id: 'riskLibrary', path: '/risk/risks/library', permissions: ['RISK_VIEW'] },
-    { id: 'controlRegister', path: '/risk/controls/register', permissions: ['RISK_VIEW'] },
+    { id: 'controlRegister', path: '/risk/controls/register', permissions: ['RISK_VIEW'], sku: 'risk' },
     { id: 'controlLibrary', path: '/risk/controls/library', permissions: ['RISK_VIEW'] },
     {
       id: 'inventoryRegister',

@@ -27,3 +27,4 @@ export * from '../modules/dashboards/tables';
 export * from '../modules/schedules/tables';
 export * from '../modules/reports/tables';
 export * from '../modules/governance/tables';
+export * from '../modules/risk/tables';

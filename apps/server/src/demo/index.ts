@@ -22,6 +22,7 @@ import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedReportsDemo } from './reports';
 import { seedReadinessDemo } from './home';
 import { seedIntegrationsDemo } from './integrations';
+import { seedRiskDemo } from './risk';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
 import { seedTaskSchedulesDemo } from './schedules';
@@ -63,6 +64,7 @@ const DEMO_ORGS: DemoOrg[] = [
     productSkus: [
       'CYBERFRAUD_PREMIUM',
       'RISK_INFORMATION_SECURITY',
+      'RISK_SYSTEMS_AND_APPLICATIONS',
       'RISK_THIRD_PARTY_RISK',
       'REPORTING_PREMIUM',
     ],
@@ -216,6 +218,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   await seedEscalationDemo(db, peopleOf(0));
   await seedGovernanceDemo(db, peopleOf(0));
   await seedReadinessDemo(db, peopleOf(0));
+  await seedRiskDemo(db, peopleOf(0), context.adminUserId);
   for (const orgId of clientOrgIds) {
     const dashboardId = await seedDashboardsDemo(db, orgId, context.adminUserId);
     const demoOrg = DEMO_ORGS.find((entry) => orgIds[entry.key] === orgId)!;

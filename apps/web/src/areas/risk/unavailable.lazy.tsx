@@ -1,5 +1,5 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { AreaUnavailable } from '../../shell/area-unavailable';
 
-// Risk management is built with its own issue.
+// Risk assessments and the inventory are not built yet; their pages say so.
 export const riskRoute = createLazyRoute('/risk/$')({ component: AreaUnavailable });

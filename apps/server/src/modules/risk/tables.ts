@@ -1,0 +1,270 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { orgs } from '../orgs/tables';
+import { users } from '../users/tables';
+
+/**
+ * The last public-id number handed out per scope (an organisation's id, or `library`) and kind (risk,
+ * control); a new item takes the next by updating this row in its own transaction.
+ */
+export const riskCounters = pgTable(
+  'risk_counters',
+  {
+    scope: text().notNull(),
+    kind: text().notNull(),
+    lastNumber: integer().notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.scope, table.kind] })],
+);
+
+/**
+ * An organisation's custom lists (spec 3): audits, asset types, policies, business units, risk owners
+ * and vendors. Names are unique per list, any case.
+ */
+export const riskListItems = pgTable(
+  'risk_list_items',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    name: text().notNull(),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('risk_list_items_org_kind_name').on(table.orgId, table.kind, sql`lower(${table.name})`),
+  ],
+);
+
+/**
+ * Risks (spec 3). Library risks (`library`) have no organisation and are copied into registers
+ * (`copied_from_id`, once per organisation). References to list items, tags and people are id arrays
+ * checked when written; a deleted list item is taken out of them. A recommended score keeps the reason
+ * its value differs from the recommendation.
+ */
+export const risks = pgTable(
+  'risks',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid().references(() => orgs.id, { onDelete: 'cascade' }),
+    library: boolean().notNull().default(false),
+    copiedFromId: uuid(),
+    number: integer().notNull(),
+    publicId: text().notNull(),
+    name: text().notNull(),
+    definition: text().notNull().default(''),
+    keyRisk: boolean().notNull().default(false),
+    showInPreview: boolean().notNull().default(false),
+    riskEventType: text(),
+    riskEventSubType: text(),
+    causeCategory: text(),
+    causeSubType: text(),
+    consequence: text(),
+    consequenceSubType: text(),
+    ermConnections: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    response: text(),
+    mitigationPlan: text().notNull().default(''),
+    businessOwnerId: uuid().references(() => riskListItems.id, { onDelete: 'set null' }),
+    businessUnitIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    watcherIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    auditIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    policyIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    tagIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    modules: text().array().notNull(),
+    exception: boolean().notNull().default(false),
+    /** ACTIVE or INACTIVE. */
+    state: text().notNull().default('ACTIVE'),
+    dueDate: date({ mode: 'string' }),
+    timeZoneId: text(),
+    potentialImpact: text(),
+    likelihood: text(),
+    inherentRisk: text(),
+    inherentRiskReason: text(),
+    controlStrength: text(),
+    controlStrengthReason: text(),
+    residualRisk: text(),
+    residualRiskReason: text(),
+    riskDirection: text(),
+    version: integer().notNull().default(1),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('risks_org_public_id').on(table.orgId, table.publicId),
+    uniqueIndex('risks_org_copied_from')
+      .on(table.orgId, table.copiedFromId)
+      .where(sql`${table.copiedFromId} IS NOT NULL`),
+    index('risks_org_state').on(table.orgId, table.state, table.number),
+  ],
+);
+
+/** Related risks, kept once per pair with the smaller id first. */
+export const riskLinks = pgTable(
+  'risk_links',
+  {
+    firstId: uuid()
+      .notNull()
+      .references(() => risks.id, { onDelete: 'cascade' }),
+    secondId: uuid()
+      .notNull()
+      .references(() => risks.id, { onDelete: 'cascade' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.firstId, table.secondId] }),
+    index().on(table.secondId),
+    check('risk_links_ordered', sql`${table.firstId} < ${table.secondId}`),
+  ],
+);
+
+/** Internal controls (spec 3); library controls as for risks. */
+export const riskControls = pgTable(
+  'risk_controls',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid().references(() => orgs.id, { onDelete: 'cascade' }),
+    library: boolean().notNull().default(false),
+    copiedFromId: uuid(),
+    number: integer().notNull(),
+    publicId: text().notNull(),
+    name: text().notNull(),
+    definition: text().notNull().default(''),
+    keyControl: boolean().notNull().default(false),
+    ownerId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    type: text(),
+    category: text(),
+    configuration: text(),
+    designEffectiveness: text(),
+    operatingEffectiveness: text(),
+    overallScore: text(),
+    overallScoreReason: text(),
+    version: integer().notNull().default(1),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('risk_controls_org_public_id').on(table.orgId, table.publicId),
+    uniqueIndex('risk_controls_org_copied_from')
+      .on(table.orgId, table.copiedFromId)
+      .where(sql`${table.copiedFromId} IS NOT NULL`),
+  ],
+);
+
+/** Which controls bear on which risks. */
+export const riskControlLinks = pgTable(
+  'risk_control_links',
+  {
+    riskId: uuid()
+      .notNull()
+      .references(() => risks.id, { onDelete: 'cascade' }),
+    controlId: uuid()
+      .notNull()
+      .references(() => riskControls.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.riskId, table.controlId] }), index().on(table.controlId)],
+);
+
+/** The audit history of a risk or a control: CREATED, COPIED, STATE, NAME, SCORE and the rest. */
+export const riskHistory = pgTable(
+  'risk_history',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    riskId: uuid().references(() => risks.id, { onDelete: 'cascade' }),
+    controlId: uuid().references(() => riskControls.id, { onDelete: 'cascade' }),
+    actorId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    kind: text().notNull(),
+    details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp({ withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index().on(table.riskId, table.at), index().on(table.controlId, table.at)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/** Evidence files of a control, their bytes in the database as ticket files are. */
+export const controlEvidence = pgTable(
+  'control_evidence',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    controlId: uuid()
+      .notNull()
+      .references(() => riskControls.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    contentType: text().notNull(),
+    size: bigint({ mode: 'number' }).notNull(),
+    content: bytea().notNull(),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index().on(table.controlId, table.createdOn)],
+);
+
+/**
+ * Review schedules (spec 3): a risk or a control is reviewed every N days, months or years; one
+ * schedule per object. Dates are calendar days (yyyy-mm-dd) of the organisation's e-mail time zone.
+ */
+export const reviewSchedules = pgTable(
+  'review_schedules',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    riskId: uuid().references(() => risks.id, { onDelete: 'cascade' }),
+    controlId: uuid().references(() => riskControls.id, { onDelete: 'cascade' }),
+    every: integer().notNull(),
+    /** day, month or year. */
+    unit: text().notNull(),
+    nextReview: date({ mode: 'string' }).notNull(),
+    lastReviewed: date({ mode: 'string' }),
+    watcherIds: uuid().array().notNull(),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('review_schedules_risk').on(table.riskId),
+    uniqueIndex('review_schedules_control').on(table.controlId),
+    check('review_schedules_one_object', sql`(${table.riskId} IS NULL) <> (${table.controlId} IS NULL)`),
+  ],
+);

@@ -1,0 +1,700 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  List,
+  Modal,
+  MultiSelect,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import {
+  ERM_CONNECTIONS,
+  RISK_CAUSES,
+  RISK_CONSEQUENCES,
+  RISK_EVENT_TYPES,
+  RISK_NAME_MAX_LENGTH,
+  RISK_RESPONSES,
+  riskCopyResultSchema,
+  riskDetailSchema,
+  riskRecommendations,
+  TIMEZONES,
+  type ControlStrength,
+  type RiskDetail,
+  type RiskModule,
+} from '@vigil/contracts';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { apiFetch, orgPath } from '../../lib/api';
+import { useCurrentOrgId, useHasPermission } from '../../lib/session';
+import { GatedPage } from '../../shell/gated-page';
+import { QueryStates } from '../../shell/query-status';
+import { tagsQuery } from '../settings/metadata-queries';
+import { useTicketPeople } from '../tickets/ticket-badges';
+import { controlsQuery, riskKey, riskListsQuery, riskPath, riskQuery, risksQuery } from './api';
+import { useRiskModules } from './module-badges';
+import { ReviewScheduleCard } from './review-schedule';
+import { needsReason, ScorePanel, type ScoresDraft } from './score-panel';
+
+/** One risk of the register (`ref` "new" to create one) or of the library (read-only, with copy). */
+export function RiskPage({ refId, library }: { refId: string; library: boolean }) {
+  const { t } = useTranslation();
+  const orgId = useCurrentOrgId() ?? '';
+  const allowed = useHasPermission('RISK_VIEW');
+  const creating = refId === 'new' && !library;
+  const risk = useQuery({ ...riskQuery(orgId, refId, library), enabled: !creating && allowed });
+  return (
+    <GatedPage title={creating ? t('risk.new') : (risk.data?.name ?? refId)} allowed={allowed} maw={1200}>
+      {creating ? (
+        <RiskForm orgId={orgId} risk={null} />
+      ) : (
+        <QueryStates query={risk} loadingLabel={t('risk.loading')} failedTitle={t('risk.loadFailed')}>
+          {(data) =>
+            library ? <LibraryRisk orgId={orgId} risk={data} /> : <RiskForm orgId={orgId} risk={data} />
+          }
+        </QueryStates>
+      )}
+    </GatedPage>
+  );
+}
+
+interface Draft {
+  name: string;
+  definition: string;
+  keyRisk: boolean;
+  showInPreview: boolean;
+  modules: RiskModule[];
+  riskEventType: string | null;
+  riskEventSubType: string;
+  causeCategory: string | null;
+  causeSubType: string;
+  consequence: string | null;
+  consequenceSubType: string;
+  ermConnections: string[];
+  response: string | null;
+  mitigationPlan: string;
+  businessOwnerId: string | null;
+  businessUnitIds: string[];
+  watcherIds: string[];
+  auditIds: string[];
+  policyIds: string[];
+  tagIds: string[];
+  controlIds: string[];
+  relatedRiskIds: string[];
+  exception: boolean;
+  dueDate: string;
+  timeZoneId: string | null;
+  scores: ScoresDraft;
+}
+
+function draftOf(risk: RiskDetail | null, modules: RiskModule[]): Draft {
+  return {
+    name: risk?.name ?? '',
+    definition: risk?.definition ?? '',
+    keyRisk: risk?.keyRisk ?? false,
+    showInPreview: risk?.showInPreview ?? false,
+    modules: risk?.modules ?? modules.slice(0, 1),
+    riskEventType: risk?.riskEventType ?? null,
+    riskEventSubType: risk?.riskEventSubType ?? '',
+    causeCategory: risk?.causeCategory ?? null,
+    causeSubType: risk?.causeSubType ?? '',
+    consequence: risk?.consequence ?? null,
+    consequenceSubType: risk?.consequenceSubType ?? '',
+    ermConnections: risk?.ermConnections ?? [],
+    response: risk?.response ?? null,
+    mitigationPlan: risk?.mitigationPlan ?? '',
+    businessOwnerId: risk?.businessOwner?.id ?? null,
+    businessUnitIds: risk?.businessUnits.map((item) => item.id) ?? [],
+    watcherIds: risk?.watchers.map((item) => item.id) ?? [],
+    auditIds: risk?.audits.map((item) => item.id) ?? [],
+    policyIds: risk?.policies.map((item) => item.id) ?? [],
+    tagIds: risk?.tags.map((item) => item.id) ?? [],
+    controlIds: risk?.controls.map((item) => item.id) ?? [],
+    relatedRiskIds: risk?.relatedRisks.map((item) => item.id) ?? [],
+    exception: risk?.exception ?? false,
+    dueDate: risk?.dueDate ?? '',
+    timeZoneId: risk?.timeZoneId ?? null,
+    scores: {
+      potentialImpact: risk?.potentialImpact ?? null,
+      likelihood: risk?.likelihood ?? null,
+      inherentRisk: {
+        value: risk?.inherentRisk.value ?? null,
+        reason: risk?.inherentRisk.overrideReason ?? '',
+      },
+      controlStrength: {
+        value: risk?.controlStrength.value ?? null,
+        reason: risk?.controlStrength.overrideReason ?? '',
+      },
+      residualRisk: {
+        value: risk?.residualRisk.value ?? null,
+        reason: risk?.residualRisk.overrideReason ?? '',
+      },
+      riskDirection: risk?.riskDirection ?? null,
+    },
+  };
+}
+
+const ALL = { q: '', sortBy: 'number', desc: false, pageSize: 500, pageNumber: 1 };
+
+function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const held = useRiskModules();
+  const canEdit = useHasPermission('RISK_EDIT');
+  const [draft, setDraft] = useState<Draft>(() => draftOf(risk, held));
+  const [checked, setChecked] = useState(false);
+  const [confirmingLinks, setConfirmingLinks] = useState(false);
+  const set =
+    <K extends keyof Draft>(key: K) =>
+    (value: Draft[K]) =>
+      setDraft((current) => ({ ...current, [key]: value }));
+
+  const lists = useQuery(riskListsQuery(orgId));
+  const tags = useQuery(tagsQuery(orgId, { desc: false, pageNumber: 1, pageSize: 500 }));
+  const people = useTicketPeople(orgId);
+  const controls = useQuery(controlsQuery(orgId, false, ALL));
+  const risks = useQuery(
+    risksQuery(orgId, false, { ...ALL, modules: held, state: 'ACTIVE', exceptions: 'ALL' }),
+  );
+  const options = (kind: string) =>
+    (lists.data ?? [])
+      .filter((item) => item.kind === kind)
+      .map((item) => ({ value: item.id, label: item.name }));
+  const linkedScores = (controls.data?.items ?? [])
+    .filter((control) => draft.controlIds.includes(control.id))
+    .map((control) => control.overallScore.value as ControlStrength | null);
+  const recommended = riskRecommendations(
+    {
+      potentialImpact: draft.scores.potentialImpact,
+      likelihood: draft.scores.likelihood,
+      inherentRisk: draft.scores.inherentRisk.value,
+      controlStrength: draft.scores.controlStrength.value,
+      residualRisk: draft.scores.residualRisk.value,
+    },
+    linkedScores,
+  );
+
+  const body = () => ({
+    name: draft.name.trim(),
+    definition: draft.definition,
+    keyRisk: draft.keyRisk,
+    showInPreview: draft.showInPreview,
+    modules: draft.modules,
+    riskEventType: draft.riskEventType,
+    riskEventSubType: draft.riskEventSubType || null,
+    causeCategory: draft.causeCategory,
+    causeSubType: draft.causeSubType || null,
+    consequence: draft.consequence,
+    consequenceSubType: draft.consequenceSubType || null,
+    ermConnections: draft.ermConnections,
+    response: draft.response,
+    mitigationPlan: draft.mitigationPlan,
+    businessOwnerId: draft.businessOwnerId,
+    businessUnitIds: draft.businessUnitIds,
+    watcherIds: draft.watcherIds,
+    auditIds: draft.auditIds,
+    policyIds: draft.policyIds,
+    tagIds: draft.tagIds,
+    controlIds: draft.controlIds,
+    relatedRiskIds: draft.relatedRiskIds,
+    exception: draft.exception,
+    dueDate: draft.dueDate || null,
+    timeZoneId: draft.timeZoneId,
+    scores: {
+      potentialImpact: draft.scores.potentialImpact,
+      likelihood: draft.scores.likelihood,
+      riskDirection: draft.scores.riskDirection,
+      inherentRisk: {
+        value: draft.scores.inherentRisk.value,
+        overrideReason: draft.scores.inherentRisk.reason || null,
+      },
+      controlStrength: {
+        value: draft.scores.controlStrength.value,
+        overrideReason: draft.scores.controlStrength.reason || null,
+      },
+      residualRisk: {
+        value: draft.scores.residualRisk.value,
+        overrideReason: draft.scores.residualRisk.reason || null,
+      },
+    },
+    ...(risk && { version: risk.version }),
+  });
+  const save = useMutation({
+    mutationFn: () =>
+      apiFetch(risk ? riskPath(orgId, risk.id) : `${orgPath(orgId)}/risk`, {
+        method: risk ? 'PATCH' : 'POST',
+        body: body(),
+        schema: riskDetailSchema,
+      }),
+    onSuccess: async (saved) => {
+      await queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
+      notifications.show({ color: 'green', message: t('risk.saved', { id: saved.publicId }) });
+      if (!risk) await navigate({ to: '/risk/risks/register/$ref', params: { ref: saved.publicId } });
+      else setDraft(draftOf(saved, held));
+    },
+    meta: { errorKey: 'risk.saveFailed' },
+  });
+  const changeState = useMutation({
+    mutationFn: (confirmRemoveLinks: boolean) =>
+      apiFetch(`${riskPath(orgId, risk!.id)}/state`, {
+        method: 'PUT',
+        body: {
+          version: risk!.version,
+          state: risk!.state === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE',
+          confirmRemoveLinks,
+        },
+        schema: riskDetailSchema,
+      }),
+    onSuccess: async (saved) => {
+      setConfirmingLinks(false);
+      await queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
+      setDraft(draftOf(saved, held));
+    },
+    meta: { errorKey: 'risk.saveFailed' },
+  });
+  const reasonsMissing = (['inherentRisk', 'controlStrength', 'residualRisk'] as const).some(
+    (score) => needsReason(draft.scores[score], recommended[score]) && !draft.scores[score].reason.trim(),
+  );
+  const planMissing = draft.response === 'MITIGATE' && !draft.mitigationPlan.trim();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    if (draft.name.trim() && draft.modules.length > 0 && !reasonsMissing && !planMissing) save.mutate();
+  };
+  const toggleState = () => {
+    if (risk?.state === 'ACTIVE' && risk.relatedRisks.length > 0) setConfirmingLinks(true);
+    else changeState.mutate(false);
+  };
+  const selectable = (kind: string, values: readonly string[]) =>
+    values.map((value) => ({ value, label: t(`risk.${kind}.${value}`) }));
+
+  return (
+    <>
+      <form onSubmit={submit} noValidate>
+        <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
+          <Stack gap="lg">
+            {risk && (
+              <Group justify="space-between">
+                <Group gap="xs">
+                  <Badge size="lg" variant="outline">
+                    {risk.publicId}
+                  </Badge>
+                  <Badge size="lg" color={risk.state === 'ACTIVE' ? 'green' : 'gray'}>
+                    {t(`risk.states.${risk.state}`)}
+                  </Badge>
+                  {risk.copiedFromId && <Badge variant="light">{t('risk.fromLibrary')}</Badge>}
+                </Group>
+                {canEdit && (
+                  <Button variant="default" onClick={toggleState} loading={changeState.isPending}>
+                    {t(risk.state === 'ACTIVE' ? 'risk.deactivate' : 'risk.activate')}
+                  </Button>
+                )}
+              </Group>
+            )}
+            <Card withBorder>
+              <Stack gap="sm">
+                <TextInput
+                  label={t('risk.name')}
+                  required
+                  maxLength={RISK_NAME_MAX_LENGTH}
+                  value={draft.name}
+                  onChange={(event) => set('name')(event.currentTarget.value)}
+                  error={checked && !draft.name.trim() ? t('risk.nameRequired') : undefined}
+                />
+                <Textarea
+                  label={t('risk.definition')}
+                  autosize
+                  minRows={2}
+                  value={draft.definition}
+                  onChange={(event) => set('definition')(event.currentTarget.value)}
+                />
+                <Group>
+                  <Checkbox
+                    label={t('risk.keyRisk')}
+                    checked={draft.keyRisk}
+                    onChange={(event) => set('keyRisk')(event.currentTarget.checked)}
+                  />
+                  <Checkbox
+                    label={t('risk.showInPreview')}
+                    checked={draft.showInPreview}
+                    onChange={(event) => set('showInPreview')(event.currentTarget.checked)}
+                  />
+                  <Checkbox
+                    label={t('risk.exception')}
+                    checked={draft.exception}
+                    onChange={(event) => set('exception')(event.currentTarget.checked)}
+                  />
+                </Group>
+                <MultiSelect
+                  label={t('risk.modules.label')}
+                  required
+                  data={held.map((value) => ({ value, label: t(`risk.modules.${value}`) }))}
+                  value={draft.modules}
+                  onChange={(value) => set('modules')(value as RiskModule[])}
+                  error={checked && draft.modules.length === 0 ? t('risk.modulesRequired') : undefined}
+                />
+                <SimpleGrid cols={{ base: 1, md: 3 }}>
+                  <Stack gap={4}>
+                    <Select
+                      label={t('risk.eventType')}
+                      data={selectable('eventTypes', RISK_EVENT_TYPES)}
+                      value={draft.riskEventType}
+                      onChange={set('riskEventType')}
+                      clearable
+                    />
+                    <TextInput
+                      aria-label={t('risk.eventSubType')}
+                      placeholder={t('risk.subType')}
+                      value={draft.riskEventSubType}
+                      onChange={(event) => set('riskEventSubType')(event.currentTarget.value)}
+                    />
+                  </Stack>
+                  <Stack gap={4}>
+                    <Select
+                      label={t('risk.cause')}
+                      data={selectable('causes', RISK_CAUSES)}
+                      value={draft.causeCategory}
+                      onChange={set('causeCategory')}
+                      clearable
+                    />
+                    <TextInput
+                      aria-label={t('risk.causeSubType')}
+                      placeholder={t('risk.subType')}
+                      value={draft.causeSubType}
+                      onChange={(event) => set('causeSubType')(event.currentTarget.value)}
+                    />
+                  </Stack>
+                  <Stack gap={4}>
+                    <Select
+                      label={t('risk.consequence')}
+                      data={selectable('consequences', RISK_CONSEQUENCES)}
+                      value={draft.consequence}
+                      onChange={set('consequence')}
+                      clearable
+                    />
+                    <TextInput
+                      aria-label={t('risk.consequenceSubType')}
+                      placeholder={t('risk.subType')}
+                      value={draft.consequenceSubType}
+                      onChange={(event) => set('consequenceSubType')(event.currentTarget.value)}
+                    />
+                  </Stack>
+                </SimpleGrid>
+                <MultiSelect
+                  label={t('risk.ermConnections')}
+                  data={selectable('erm', ERM_CONNECTIONS)}
+                  value={draft.ermConnections}
+                  onChange={set('ermConnections')}
+                />
+              </Stack>
+            </Card>
+
+            <ScorePanel
+              scores={draft.scores}
+              recommended={recommended}
+              checked={checked}
+              onChange={set('scores')}
+            />
+
+            <Card withBorder>
+              <Stack gap="sm">
+                <Title order={3}>{t('risk.treatment')}</Title>
+                <Select
+                  label={t('risk.response')}
+                  data={selectable('responses', RISK_RESPONSES)}
+                  value={draft.response}
+                  onChange={set('response')}
+                  clearable
+                  w={240}
+                />
+                <Textarea
+                  label={t('risk.mitigationPlan')}
+                  required={draft.response === 'MITIGATE'}
+                  autosize
+                  minRows={2}
+                  value={draft.mitigationPlan}
+                  onChange={(event) => set('mitigationPlan')(event.currentTarget.value)}
+                  error={checked && planMissing ? t('RISK_MITIGATION_PLAN_REQUIRED') : undefined}
+                />
+                <SimpleGrid cols={{ base: 1, md: 2 }}>
+                  <Select
+                    label={t('risk.owner')}
+                    data={options('RISK_OWNER')}
+                    value={draft.businessOwnerId}
+                    onChange={set('businessOwnerId')}
+                    clearable
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.watchers')}
+                    data={people}
+                    value={draft.watcherIds}
+                    onChange={set('watcherIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.businessUnits')}
+                    data={options('BUSINESS_UNIT')}
+                    value={draft.businessUnitIds}
+                    onChange={set('businessUnitIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.audits')}
+                    data={options('AUDIT')}
+                    value={draft.auditIds}
+                    onChange={set('auditIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.policies')}
+                    data={options('POLICY')}
+                    value={draft.policyIds}
+                    onChange={set('policyIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.tags')}
+                    data={(tags.data?.items ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
+                    value={draft.tagIds}
+                    onChange={set('tagIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.controls')}
+                    data={(controls.data?.items ?? []).map((control) => ({
+                      value: control.id,
+                      label: `${control.publicId} ${control.name}`,
+                    }))}
+                    value={draft.controlIds}
+                    onChange={set('controlIds')}
+                    searchable
+                  />
+                  <MultiSelect
+                    label={t('risk.relatedRisks')}
+                    description={
+                      risk?.state === 'INACTIVE'
+                        ? t('RISK_RELATED_ON_INACTIVE', { 0: risk.publicId })
+                        : undefined
+                    }
+                    data={(risks.data?.items ?? [])
+                      .filter((item) => item.id !== risk?.id)
+                      .map((item) => ({ value: item.id, label: `${item.publicId} ${item.name}` }))
+                      .concat(
+                        (risk?.relatedRisks ?? [])
+                          .filter((item) => !risks.data?.items.some((other) => other.id === item.id))
+                          .map((item) => ({ value: item.id, label: `${item.publicId} ${item.name}` })),
+                      )}
+                    value={draft.relatedRiskIds}
+                    onChange={set('relatedRiskIds')}
+                    searchable
+                  />
+                  <TextInput
+                    type="date"
+                    label={t('risk.dueDate')}
+                    value={draft.dueDate}
+                    onChange={(event) => set('dueDate')(event.currentTarget.value)}
+                  />
+                  <Select
+                    label={t('risk.timeZone')}
+                    data={[...new Set([...TIMEZONES, ...(draft.timeZoneId ? [draft.timeZoneId] : [])])]}
+                    value={draft.timeZoneId}
+                    onChange={set('timeZoneId')}
+                    clearable
+                    searchable
+                  />
+                </SimpleGrid>
+              </Stack>
+            </Card>
+            {canEdit && (
+              <Group justify="flex-end">
+                <Button type="submit" loading={save.isPending}>
+                  {t(risk ? 'common.save' : 'risk.create')}
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        </fieldset>
+      </form>
+      {risk && <ReviewScheduleCard orgId={orgId} target="risk" id={risk.id} />}
+      {risk && <RiskHistory risk={risk} />}
+      {confirmingLinks && risk && (
+        <Modal opened onClose={() => setConfirmingLinks(false)} title={t('risk.deactivate')} centered>
+          <Stack gap="sm">
+            <Text>{t('risk.deactivateLinks')}</Text>
+            <List>
+              {risk.relatedRisks.map((item) => (
+                <List.Item key={item.id}>
+                  {item.publicId} {item.name}
+                </List.Item>
+              ))}
+            </List>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setConfirmingLinks(false)}>
+                {t('common.cancel')}
+              </Button>
+              <Button color="red" loading={changeState.isPending} onClick={() => changeState.mutate(true)}>
+                {t('risk.deactivateConfirm')}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
+    </>
+  );
+}
+
+function RiskHistory({ risk }: { risk: RiskDetail }) {
+  const { t } = useTranslation();
+  return (
+    <Card withBorder mt="lg">
+      <Title order={3} mb="sm">
+        {t('risk.history')}
+      </Title>
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('risk.historyAt')}</Table.Th>
+            <Table.Th>{t('risk.historyKind')}</Table.Th>
+            <Table.Th>{t('risk.historyBy')}</Table.Th>
+            <Table.Th>{t('risk.historyDetails')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {[...risk.history].reverse().map((entry) => (
+            <Table.Tr key={entry.id}>
+              <Table.Td>{new Date(entry.at).toLocaleString()}</Table.Td>
+              <Table.Td>{entry.kind}</Table.Td>
+              <Table.Td>{entry.actorName ?? '—'}</Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ wordBreak: 'break-word' }}>
+                  {historyText(entry.kind, entry.details, t)}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Card>
+  );
+}
+
+const SCORE_KEYS: Record<string, string> = {
+  potentialImpact: 'risk.scores.potentialImpact',
+  likelihood: 'risk.scores.likelihood',
+  inherentRisk: 'risk.scores.inherentRisk',
+  controlStrength: 'risk.scores.controlStrength',
+  residualRisk: 'risk.scores.residualRisk',
+  riskDirection: 'risk.scores.riskDirection',
+};
+
+/** One line of the audit history in words. */
+function historyText(kind: string, details: Record<string, unknown>, t: TFunction): string {
+  const text = (value: unknown) => (value === null || value === undefined ? '—' : String(value));
+  switch (kind) {
+    case 'CREATED':
+      return t('risk.historyText.created');
+    case 'COPIED':
+      return t('risk.historyText.copied', { from: text(details.from) });
+    case 'NAME':
+    case 'STATE':
+    case 'RESPONSE': {
+      const line = `${text(details.from)} → ${text(details.to)}`;
+      const removed = details.removedLinks as string[] | undefined;
+      return removed ? `${line}; ${t('risk.historyText.removedLinks', { ids: removed.join(', ') })}` : line;
+    }
+    case 'SCORE':
+      return Object.entries(details)
+        .map(([score, change]) => {
+          const { from, to, reason } = change as { from: unknown; to: unknown; reason?: string | null };
+          const label = SCORE_KEYS[score] ? t(SCORE_KEYS[score]) : score;
+          return `${label}: ${text(from)} → ${text(to)}${reason ? ` (${reason})` : ''}`;
+        })
+        .join('; ');
+    case 'FIELDS':
+      return t('risk.historyText.fields', { fields: ((details.fields as string[]) ?? []).join(', ') });
+    case 'REVIEW':
+      return t(`risk.historyText.review.${text(details.change)}`, {
+        next: text(details.nextReview),
+        defaultValue: text(details.change),
+      });
+    default:
+      return t('risk.historyText.changed');
+  }
+}
+
+/** A library risk, read-only, with a copy into the register. */
+function LibraryRisk({ orgId, risk }: { orgId: string; risk: RiskDetail }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const held = useRiskModules();
+  const canCopy = useHasPermission('RISK_EDIT') && held.length > 0;
+  const copy = useMutation({
+    mutationFn: () =>
+      apiFetch(`${orgPath(orgId)}/risks/library/copy`, {
+        method: 'POST',
+        body: { ids: [risk.id] },
+        schema: riskCopyResultSchema,
+      }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
+      notifications.show({ color: 'green', message: t('risk.library.copied', { count: 1 }) });
+    },
+    meta: { errorKey: 'risk.library.copyFailed' },
+  });
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Group gap="xs">
+          <Badge size="lg" variant="outline">
+            {risk.publicId}
+          </Badge>
+          {risk.modules.map((module) => (
+            <Badge key={module} variant="light">
+              {t(`risk.modules.${module}`)}
+            </Badge>
+          ))}
+        </Group>
+        {canCopy && (
+          <Button disabled={risk.inRegister} loading={copy.isPending} onClick={() => copy.mutate()}>
+            {t(risk.inRegister ? 'risk.library.inRegister' : 'risk.library.copyOne')}
+          </Button>
+        )}
+      </Group>
+      {risk.inRegister && <Alert color="blue">{t('risk.library.inRegisterHint')}</Alert>}
+      <Text>{risk.definition || t('risk.noDefinition')}</Text>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Text size="sm">
+          {t('risk.scores.inherentRisk')}:{' '}
+          {risk.inherentRisk.value ? t(`risk.levels.${risk.inherentRisk.value}`) : '—'}
+        </Text>
+        <Text size="sm">
+          {t('risk.scores.residualRisk')}:{' '}
+          {risk.residualRisk.value ? t(`risk.levels.${risk.residualRisk.value}`) : '—'}
+        </Text>
+        <Text size="sm">
+          {t('risk.response')}: {risk.response ? t(`risk.responses.${risk.response}`) : '—'}
+        </Text>
+      </SimpleGrid>
+      {risk.mitigationPlan && (
+        <Text size="sm">
+          {t('risk.mitigationPlan')}: {risk.mitigationPlan}
+        </Text>
+      )}
+    </Stack>
+  );
+}

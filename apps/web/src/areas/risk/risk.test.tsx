@@ -1,0 +1,253 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type { ProductSku, Risk, RiskDetail } from '@vigil/contracts';
+import { describe, expect, it } from 'vitest';
+import { stubApi } from '../../test/fetch-stub';
+import { renderApp } from '../../test/render-app';
+import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { base, requestBody } from '../assets/test-fixtures';
+
+// The risk pages are long forms: rendering and filling them takes a while under jsdom.
+const SLOW = 60_000;
+
+const withRisk = (skus: ProductSku[], permissions = ['RISK_VIEW', 'RISK_EDIT']) => ({
+  ...signedInRoutes,
+  'GET /api/orgs': {
+    body: {
+      homeOrgId: HOME_ORG_ID,
+      orgs: [{ id: HOME_ORG_ID, name: 'First Harbor', productSkus: skus, isHome: true }],
+    },
+  },
+  ...orgShellRoutes(
+    orgContextOf(HOME_ORG_ID, 'First Harbor', {
+      org: { productSkus: skus, isProvider: false },
+      permissions: ['DASHBOARD_VIEW', ...permissions],
+    }),
+  ),
+  [`GET ${base}/user/summary`]: { body: [] },
+  [`GET ${base}/risk-lists`]: { body: [] },
+  [`GET ${base}/tags`]: { body: { items: [], total: 0 } },
+  [`GET ${base}/controls`]: { body: { items: [], total: 0 } },
+});
+
+const score = (value: string | null = null, recommended: string | null = null) => ({
+  value,
+  recommended,
+  overrideReason: null,
+});
+
+const risk = (overrides: Partial<Risk> = {}): Risk => ({
+  id: '11111111-1111-4111-8111-111111111111',
+  publicId: 'R-0001',
+  name: 'Phishing of staff',
+  state: 'ACTIVE',
+  library: false,
+  copiedFromId: null,
+  definition: '',
+  keyRisk: false,
+  showInPreview: false,
+  riskEventType: null,
+  riskEventSubType: null,
+  causeCategory: null,
+  causeSubType: null,
+  consequence: null,
+  consequenceSubType: null,
+  ermConnections: [],
+  response: null,
+  mitigationPlan: '',
+  businessOwner: null,
+  modules: ['INFORMATION_SECURITY'],
+  exception: false,
+  dueDate: null,
+  timeZoneId: null,
+  potentialImpact: null,
+  likelihood: null,
+  inherentRisk: score() as Risk['inherentRisk'],
+  controlStrength: score() as Risk['controlStrength'],
+  residualRisk: score() as Risk['residualRisk'],
+  riskDirection: null,
+  version: 2,
+  createdOn: '2026-11-01T09:00:00.000Z',
+  modifiedOn: '2026-11-01T09:00:00.000Z',
+  ...overrides,
+});
+
+const detail = (overrides: Partial<RiskDetail> = {}): RiskDetail => ({
+  ...risk(),
+  businessUnits: [],
+  watchers: [],
+  audits: [],
+  policies: [],
+  tags: [],
+  controls: [],
+  relatedRisks: [],
+  inRegister: false,
+  history: [
+    { id: 'h1', kind: 'CREATED', actorName: 'Ada Lovelace', details: {}, at: '2026-11-01T09:00:00.000Z' },
+  ],
+  ...overrides,
+});
+
+describe('the risk landing page', { timeout: SLOW }, () => {
+  it('leads to the assessments with a risk product', async () => {
+    stubApi(withRisk(['RISK_INFORMATION_SECURITY']));
+    renderApp(`/risk?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByRole('heading', { name: 'Assessments' })).toBeInTheDocument();
+    expect(screen.getByText('Not available yet')).toBeInTheDocument();
+  });
+
+  it('leads to the risk library without one', async () => {
+    stubApi({
+      ...withRisk([]),
+      [`GET ${base}/risks/library`]: {
+        body: { items: [risk({ publicId: 'LR-0001', library: true })], total: 1 },
+      },
+    });
+    renderApp(`/risk?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByRole('heading', { name: 'Risk library' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'LR-0001' })).toBeInTheDocument();
+    // Every module is offered in the library; copying needs a product.
+    expect(screen.getByRole('button', { name: 'Third-Party Risk' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Copy to register/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('the risk register', { timeout: SLOW }, () => {
+  it('toggles modules with the badge selector and filters exceptions', async () => {
+    const fetchMock = stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY', 'RISK_THIRD_PARTY_RISK']),
+      [`GET ${base}/risks`]: { body: { items: [risk()], total: 1 } },
+    });
+    const { user } = renderApp(`/risk/risks/register?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByRole('link', { name: 'R-0001' })).toBeInTheDocument();
+    const calls = () =>
+      fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith(`${base}/risks?`));
+    expect(decodeURIComponent(calls()[0]!)).toContain('modules=INFORMATION_SECURITY,THIRD_PARTY_RISK');
+    expect(screen.queryByRole('button', { name: 'Systems & Applications' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Third-Party Risk' }));
+    await waitFor(() =>
+      expect(decodeURIComponent(calls().at(-1)!)).toContain('modules=INFORMATION_SECURITY&'),
+    );
+    expect(screen.getByRole('button', { name: 'Third-Party Risk' })).toHaveAttribute('aria-pressed', 'false');
+    await user.click(screen.getByRole('combobox', { name: 'Exceptions' }));
+    await user.click(await screen.findByRole('option', { name: 'Only exceptions' }));
+    await waitFor(() => expect(calls().at(-1)).toContain('exceptions=ONLY_EXCEPTIONS'));
+  });
+});
+
+describe('the risk editor', { timeout: SLOW }, () => {
+  // The editor is a long form: typing into it takes a while under jsdom.
+  it(
+    'recommends scores as the server does and needs a reason to override one',
+    { timeout: 60_000 },
+    async () => {
+      const fetchMock = stubApi({
+        ...withRisk(['RISK_INFORMATION_SECURITY']),
+        [`GET ${base}/risks`]: { body: { items: [], total: 0 } },
+        [`POST ${base}/risk`]: { status: 201, body: detail() },
+        [`GET ${base}/risk/R-0001`]: { body: detail() },
+      });
+      const { user } = renderApp(`/risk/risks/register/new?orgId=${HOME_ORG_ID}`);
+      await user.click(await screen.findByRole('textbox', { name: 'Name' }));
+      await user.paste('Phishing of staff');
+      await user.click(screen.getByRole('combobox', { name: 'Potential impact' }));
+      await user.click(await screen.findByRole('option', { name: 'High' }));
+      await user.click(screen.getByRole('combobox', { name: 'Likelihood' }));
+      await user.click(await screen.findByRole('option', { name: 'Moderate' }));
+      expect(screen.getByText('Recommended: High')).toBeInTheDocument();
+      expect(
+        screen.getByText('No recommendation: it needs inherent risk and control strength.'),
+      ).toBeInTheDocument();
+
+      const inherent = screen.getByRole('combobox', { name: 'Inherent risk' });
+      await user.click(inherent);
+      await user.click(await screen.findByRole('option', { name: 'Very High' }));
+      await user.click(screen.getByRole('button', { name: 'Create' }));
+      expect(await screen.findByText('Give a reason for overriding the recommendation.')).toBeInTheDocument();
+      expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
+      await user.click(screen.getByRole('textbox', { name: /Reason for overriding/ }));
+      await user.paste('Board appetite');
+      await user.click(screen.getByRole('button', { name: 'Create' }));
+      await waitFor(() =>
+        expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(true),
+      );
+      const post = fetchMock.mock.calls.find(
+        ([url, init]) => url === `${base}/risk` && init?.method === 'POST',
+      );
+      expect(requestBody(post?.[1])).toMatchObject({
+        name: 'Phishing of staff',
+        modules: ['INFORMATION_SECURITY'],
+        scores: {
+          potentialImpact: 'HIGH',
+          likelihood: 'MODERATE',
+          inherentRisk: { value: 'EXTREME', overrideReason: 'Board appetite' },
+        },
+      });
+    },
+  );
+
+  it('lists the links a deactivation removes and confirms it', async () => {
+    let current = detail({
+      relatedRisks: [
+        {
+          id: '22222222-2222-4222-8222-222222222222',
+          publicId: 'R-0002',
+          name: 'Vendor breach',
+          state: 'ACTIVE',
+        },
+      ],
+    });
+    const fetchMock = stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`GET ${base}/risks`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/risk/R-0001`]: () => ({ body: current }),
+      [`GET ${base}/risk/${current.id}/review-schedule`]: { body: null },
+      [`PUT ${base}/risk/${current.id}/state`]: () => {
+        current = detail({ state: 'INACTIVE', version: 3 });
+        return { body: current };
+      },
+    });
+    const { user } = renderApp(`/risk/risks/register/R-0001?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Deactivate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deactivate' });
+    expect(within(dialog).getByText('R-0002 Vendor breach')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Deactivate and remove links' }));
+    expect(await screen.findByRole('button', { name: 'Activate' })).toBeInTheDocument();
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(requestBody(put?.[1])).toEqual({ version: 2, state: 'INACTIVE', confirmRemoveLinks: true });
+  });
+});
+
+describe('the review schedule of a risk', { timeout: SLOW }, () => {
+  it('shows a late review and marks it reviewed', async () => {
+    const id = detail().id;
+    let schedule = {
+      id: 's1',
+      every: 1,
+      unit: 'year',
+      nextReview: '2026-10-01',
+      lastReviewed: null as string | null,
+      watchers: [{ id: 'u1', name: 'Nora Quinn' }],
+      status: 'LATE',
+    };
+    const fetchMock = stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`GET ${base}/risks`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/risk/R-0001`]: { body: detail() },
+      [`GET ${base}/risk/${id}`]: { body: detail() },
+      [`GET ${base}/risk/${id}/review-schedule`]: () => ({ body: schedule }),
+      [`POST ${base}/risk/${id}/review-schedule/reviewed`]: () => {
+        schedule = { ...schedule, lastReviewed: '2026-11-24', nextReview: '2027-11-24', status: 'EARLY' };
+        return { body: schedule };
+      },
+    });
+    const { user } = renderApp(`/risk/risks/register/R-0001?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('Late')).toBeInTheDocument();
+    expect(screen.getByText('Every 1 years; next review 2026-10-01')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Mark as reviewed' }));
+    expect(await screen.findByText('Early')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Mark as reviewed' })).toBeDisabled();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/review-schedule/reviewed'))).toBe(
+      true,
+    );
+  });
+});
