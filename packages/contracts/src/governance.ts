@@ -114,12 +114,12 @@ export type LibraryFramework = z.infer<typeof libraryFrameworkSchema>;
 export const tierTargetInputSchema = z.object({ targetTier: z.string().trim().min(1).max(100).nullable() });
 
 /** PATCH /framework/:id/control/:controlId. */
-export const controlUpdateSchema = z.object({
+export const frameworkControlUpdateSchema = z.object({
   mandatory: z.boolean().optional(),
   alertable: z.boolean().optional(),
   triggerId: z.uuid().nullable().optional(),
 });
-export type ControlUpdate = z.infer<typeof controlUpdateSchema>;
+export type FrameworkControlUpdate = z.infer<typeof frameworkControlUpdateSchema>;
 
 export const evaluationPeriodInputSchema = z.object({
   name: z.string().trim().min(1).max(GOVERNANCE_NAME_MAX_LENGTH),

@@ -5,7 +5,7 @@ import {
   carryOverResultSchema,
   controlAnswerInputSchema,
   controlAnswerSchema,
-  controlUpdateSchema,
+  frameworkControlUpdateSchema,
   evaluationPeriodInputSchema,
   evaluationPeriodSchema,
   evidenceInputSchema,
@@ -279,7 +279,7 @@ export const governanceRoutes =
             'GOVERNANCE_ALERTABLE_NEEDS_TRIGGER), a trigger of the organisation (400 GOVERNANCE_INVALID_TRIGGER). ' +
             `404 GOVERNANCE_CONTROL_NOT_FOUND for a control of another framework. ${FRAMEWORK_404}`,
           params: frameworkParams.extend({ controlId: z.uuid() }),
-          body: controlUpdateSchema,
+          body: frameworkControlUpdateSchema,
           response: { 200: frameworkDetailSchema },
         },
       },

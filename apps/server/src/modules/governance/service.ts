@@ -4,7 +4,7 @@ import {
   EVIDENCE_FILES_LIMIT,
   type ControlAnswer,
   type ControlAnswerStatus,
-  type ControlUpdate,
+  type FrameworkControlUpdate,
   type EvaluationPeriod,
   type EvaluationPeriodInput,
   type EvaluationPeriodState,
@@ -294,7 +294,7 @@ export async function updateControl(
   actor: Actor,
   frameworkId: string,
   controlId: string,
-  patch: ControlUpdate,
+  patch: FrameworkControlUpdate,
 ): Promise<FrameworkDetail> {
   const orgId = orgOf(actor);
   await frameworkOf(db, orgId, frameworkId);
