@@ -55,7 +55,7 @@ import { taskScheduleRoutes } from './modules/schedules/routes';
 import { threatRoutes } from './modules/threat/routes';
 import { ticketRoutes } from './modules/tickets/routes';
 import { tokenRoutes } from './modules/tokens/routes';
-import { createS3Client, defineIntegrationJobs } from './modules/integrations/collector';
+import { createS3Access, defineIntegrationJobs } from './modules/integrations/collector';
 import { DEFAULT_ENTRA_ENDPOINTS } from './modules/integrations/entra';
 import { integrationRoutes } from './modules/integrations/routes';
 import { actionRoutes } from './modules/integrations/action-routes';
@@ -86,6 +86,7 @@ export interface AppDeps {
       Pick<
         Config,
         | 'S3_ENDPOINT'
+        | 'STS_ENDPOINT'
         | 'S3_REGION'
         | 'S3_FORCE_PATH_STYLE'
         | 'S3_ACCESS_KEY_ID'
@@ -185,14 +186,15 @@ export async function buildApp(deps: AppDeps) {
   defineScheduleJobs(deps.jobs, database.db);
   defineEscalationJobs(deps.jobs, database.db, config.PUBLIC_URL);
   defineReportJobs(deps.jobs, database.db, sendMail);
-  const s3 = createS3Client({
+  const s3 = createS3Access({
     endpoint: config.S3_ENDPOINT,
+    stsEndpoint: config.STS_ENDPOINT,
     region: config.S3_REGION ?? 'us-east-1',
     forcePathStyle: config.S3_FORCE_PATH_STYLE ?? false,
     accessKeyId: config.S3_ACCESS_KEY_ID,
     secretAccessKey: config.S3_SECRET_ACCESS_KEY,
   });
-  app.addHook('onClose', async () => s3.destroy());
+  app.addHook('onClose', async () => s3.sts.destroy());
   defineIntegrationJobs(deps.jobs, database.db, s3);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 

@@ -38,9 +38,14 @@ const configSchema = z.object({
   /** S3-compatible endpoint log sources are read from instead of AWS (MinIO, a local server). */
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
+  /** STS-compatible endpoint log sources' roles are assumed at instead of AWS's. */
+  STS_ENDPOINT: z.url().optional(),
   /** Path-style bucket addressing (`endpoint/bucket/key`), as most local S3 servers need. */
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
-  /** Credentials for S3; without them the AWS SDK's default chain (environment, instance role) applies. */
+  /**
+   * The server's credentials, used only to assume log sources' roles (buckets are read with the
+   * role's temporary credentials); without them the AWS SDK's default chain applies.
+   */
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Entra ID token endpoint and Microsoft Graph, for national clouds or tests. */

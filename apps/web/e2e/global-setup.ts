@@ -18,8 +18,10 @@ export default async function globalSetup() {
   await mkdir(mailDir);
   const smtp = await startSmtpServer({ saveTo: mailDir });
   const idp = await startSamlIdp({ email: 'nobody@idp.example' });
-  // S3 log sources (the demo's and those the tests add) are read from a local S3 server.
-  const s3 = await startLocalS3Server();
+  // S3 log sources (the demo's and those the tests add) are read from a local S3 server, through
+  // roles its STS lets the server assume (tests add them); 'e2e-owner' uploads, the server's key
+  // only calls STS.
+  const s3 = await startLocalS3Server({ ownerKeyId: 'e2e-owner' });
   s3.createBucket('harbor-cloudtrail-logs');
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
@@ -32,6 +34,7 @@ export default async function globalSetup() {
       BOOTSTRAP_ADMIN_PASSWORD: password,
       DEMO_PASSWORD: password,
       S3_ENDPOINT: s3.endpoint,
+      STS_ENDPOINT: s3.endpoint,
       S3_FORCE_PATH_STYLE: 'true',
       S3_ACCESS_KEY_ID: 'e2e-key',
       S3_SECRET_ACCESS_KEY: 'e2e-secret',

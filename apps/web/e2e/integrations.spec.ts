@@ -1,5 +1,6 @@
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { expect, test } from '@playwright/test';
+import { addLocalS3Role } from '../../server/test/s3-server';
 import { baseUrl, signInThroughPage } from './support';
 
 test('an S3 log source added in the browser collects its bucket, and the events are found in search', async ({
@@ -11,7 +12,7 @@ test('an S3 log source added in the browser collects its bucket, and the events 
     endpoint: process.env.E2E_S3_ENDPOINT,
     region: 'us-east-1',
     forcePathStyle: true,
-    credentials: { accessKeyId: 'e2e-key', secretAccessKey: 'e2e-secret' },
+    credentials: { accessKeyId: 'e2e-owner', secretAccessKey: 'e2e-owner-secret' },
   });
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const lines = [
@@ -53,9 +54,11 @@ test('an S3 log source added in the browser collects its bucket, and the events 
   await form.getByRole('textbox', { name: 'Access role ARN' }).fill('log-reader');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toContainText('The role must be a full role ARN');
-  await form
-    .getByRole('textbox', { name: 'Access role ARN' })
-    .fill('arn:aws:iam::402917365518:role/log-reader');
+  const roleArn = `arn:aws:iam::402917365518:role/${marker}`;
+  await form.getByRole('textbox', { name: 'Access role ARN' }).fill(roleArn);
+  // The customer's role trusts Vigil only with the external id the form shows.
+  const externalId = await form.getByRole('textbox', { name: 'External id' }).inputValue();
+  expect(externalId).not.toBe('');
   await form.getByRole('combobox', { name: 'Logs type' }).click();
   await page.getByRole('option', { name: 'JSONL' }).click();
   await form.getByRole('button', { name: 'Save' }).click();
@@ -63,6 +66,13 @@ test('an S3 log source added in the browser collects its bucket, and the events 
 
   const source = drawer.getByRole('region', { name: bucket });
   await expect(source).toContainText('Waiting for the first file');
+  // Until the role exists, polling reads nothing and says why.
+  await source.getByRole('button', { name: `Poll ${bucket} now` }).click();
+  await expect(source).toContainText("The log source's access role could not be assumed", {
+    timeout: 20_000,
+  });
+  await expect(source).toContainText('0 objects · 0 events · 0 failed');
+  await addLocalS3Role(process.env.E2E_S3_ENDPOINT!, { arn: roleArn, externalId, buckets: [bucket] });
   await source.getByRole('button', { name: `Poll ${bucket} now` }).click();
   await expect(source).toContainText('1 objects · 2 events · 0 failed', { timeout: 20_000 });
   await expect(source).toContainText('Receiving');

@@ -187,6 +187,8 @@ export const s3LogSourceSchema = z.object({
   lastPolledAt: z.string().nullable(),
   lastDataAt: z.string().nullable(),
   lastError: z.string().nullable(),
+  /** The catalogue key of the last error when it has one (INTEGRATION_ROLE_NOT_ASSUMED). */
+  lastErrorKey: z.string().nullable(),
   createdOn: z.string(),
 });
 export type S3LogSource = z.infer<typeof s3LogSourceSchema>;

@@ -3,7 +3,7 @@ import { createTestDatabase } from '../../test/database';
 import { seedOrg } from '../../test/fixtures';
 import { startLocalS3Server, type LocalS3Server } from '../../test/s3-server';
 import type { Database } from '../db/client';
-import { createS3Client, pollAllLogSources } from '../modules/integrations/collector';
+import { createS3Access, pollAllLogSources } from '../modules/integrations/collector';
 import { listIntegrations, listLogSources } from '../modules/integrations/repo';
 import { DEMO_LOG_BUCKET, seedIntegrationsDemo } from './integrations';
 
@@ -29,10 +29,15 @@ describe('demo integrations', () => {
     ]);
     const [source] = await listLogSources(database.db, orgId);
     expect(source).toMatchObject({ bucket: DEMO_LOG_BUCKET, logsType: 'CLOUDTRAIL', enabled: false });
-    const client = createS3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true });
-    await pollAllLogSources(database.db, client);
+    const access = createS3Access({
+      endpoint: s3.endpoint,
+      stsEndpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+    });
+    await pollAllLogSources(database.db, access);
     expect(s3.requests).toEqual([]);
-    client.destroy();
+    access.sts.destroy();
   });
 
   it('collect the demo bucket when an S3 endpoint is configured', async () => {

@@ -82,6 +82,7 @@ CREATE TABLE "s3_log_sources" (
 	"last_polled_at" timestamp with time zone,
 	"last_data_at" timestamp with time zone,
 	"last_error" text,
+	"last_error_key" text,
 	"polling_until" timestamp with time zone,
 	"created_on" timestamp with time zone DEFAULT now() NOT NULL
 );

@@ -11,6 +11,19 @@ let orgId: string;
 let admin: SeededUser;
 let accountId: string;
 
+interface Tenant {
+  orgId: string;
+  user: SeededUser;
+  accountId: string;
+}
+let bank: Tenant;
+let otherBank: Tenant;
+
+/** Org A's reader role: its trust policy requires org A's external id. */
+const READER_ROLE = 'arn:aws:iam::123456789012:role/vigil-log-reader';
+/** A role of org A that may read no bucket. */
+const NARROW_ROLE = 'arn:aws:iam::123456789012:role/vigil-narrow';
+
 const now = () => new Date().toISOString();
 
 const cloudTrailFile = (user: string) =>
@@ -39,58 +52,82 @@ const cloudTrailFile = (user: string) =>
 beforeAll(async () => {
   // Small pages, so that listing follows continuation tokens.
   s3 = await startLocalS3Server({ maxKeys: 2 });
+  // The server's own key may only call STS: the local S3 server refuses it on buckets.
   ctx = await createTestApp(undefined, {
     startJobs: true,
     config: {
       S3_ENDPOINT: s3.endpoint,
+      STS_ENDPOINT: s3.endpoint,
       S3_FORCE_PATH_STYLE: true,
       S3_ACCESS_KEY_ID: 'test-key',
       S3_SECRET_ACCESS_KEY: 'test-secret',
     },
   });
-  orgId = (await seedOrg(ctx.database.db)).id;
-  admin = await seedUser(ctx.database.db, {
-    homeOrgId: orgId,
-    permissions: ['INTEGRATION_VIEW', 'INTEGRATION_EDIT', 'EVENT_VIEW'],
+  const tenant = async (awsAccountId: string): Promise<Tenant> => {
+    const id = (await seedOrg(ctx.database.db)).id;
+    const user = await seedUser(ctx.database.db, {
+      homeOrgId: id,
+      permissions: ['INTEGRATION_VIEW', 'INTEGRATION_EDIT', 'EVENT_VIEW'],
+    });
+    const account = await orgRequest(ctx, id, 'POST', '/integrations', user, {
+      kind: 'AWS',
+      name: 'Production',
+      settings: { accountId: awsAccountId, integrationType: 'CLOUDTRAIL' },
+    });
+    return { orgId: id, user, accountId: (account.json() as { id: string }).id };
+  };
+  bank = await tenant('123456789012');
+  otherBank = await tenant('210987654321');
+  ({ orgId, user: admin, accountId } = bank);
+  s3.addRole({
+    arn: READER_ROLE,
+    externalId: orgId,
+    buckets: ['bank-logs', 'fraud-feed', 'no-such-bucket'],
   });
-  const account = await orgRequest(ctx, orgId, 'POST', '/integrations', admin, {
-    kind: 'AWS',
-    name: 'Production',
-    settings: { accountId: '123456789012', integrationType: 'CLOUDTRAIL' },
-  });
-  accountId = (account.json() as { id: string }).id;
+  s3.addRole({ arn: NARROW_ROLE, externalId: orgId, buckets: [] });
 });
 afterAll(async () => {
   await ctx.close();
   await s3.close();
 });
 
-async function addSource(bucket: string, logsType: string, prefix = '') {
-  const response = await orgRequest(ctx, orgId, 'POST', `/integration/${accountId}/log-sources`, admin, {
+async function addSource(
+  bucket: string,
+  logsType: string,
+  prefix = '',
+  roleArn: string | null = READER_ROLE,
+  { orgId, user, accountId }: Tenant = bank,
+) {
+  const response = await orgRequest(ctx, orgId, 'POST', `/integration/${accountId}/log-sources`, user, {
     bucket,
     logsType,
     prefix,
+    roleArn,
   });
   expect(response.statusCode, response.body).toBe(201);
   return (response.json() as { id: string }).id;
 }
 
-async function pollNow(sourceId: string) {
-  const response = await orgRequest(ctx, orgId, 'POST', `/log-source/${sourceId}/poll`, admin);
+async function pollNow(sourceId: string, { orgId, user }: Tenant = bank) {
+  const response = await orgRequest(ctx, orgId, 'POST', `/log-source/${sourceId}/poll`, user);
   expect(response.statusCode).toBe(202);
 }
 
-async function sourceOf(sourceId: string) {
-  const response = await orgRequest(ctx, orgId, 'GET', `/integration/${accountId}/log-sources`, admin);
+async function sourceOf(sourceId: string, { orgId, user, accountId }: Tenant) {
+  const response = await orgRequest(ctx, orgId, 'GET', `/integration/${accountId}/log-sources`, user);
   return (response.json() as { items: Record<string, unknown>[] }).items.find(
     (item) => item.id === sourceId,
   )!;
 }
 
-async function waitForSource(sourceId: string, done: (source: Record<string, unknown>) => boolean) {
+async function waitForSource(
+  sourceId: string,
+  done: (source: Record<string, unknown>) => boolean,
+  tenant: Tenant = bank,
+) {
   const until = Date.now() + 30_000;
   for (;;) {
-    const source = await sourceOf(sourceId);
+    const source = await sourceOf(sourceId, tenant);
     if (done(source) || Date.now() > until) return source;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -185,5 +222,52 @@ describe('S3 log collection', () => {
     const source = await waitForSource(sourceId, (item) => item.lastPolledAt !== null);
     expect(source).toMatchObject({ status: 'ERROR', objectsRead: 0 });
     expect(String(source.lastError)).toMatch(/bucket/i);
+  });
+
+  it("reads a bucket only through the source's role, assumed with its organisation's external id", async () => {
+    s3.putObject('bank-logs', 'app/secret.jsonl', `{"timestamp":"${now()}","message":"other bank secret"}\n`);
+    const stsCalls = () => s3.requests.filter((request) => request === 'POST /').length;
+    const listsOf = (bucket: string) =>
+      s3.requests.filter((request) => request.startsWith(`GET /${bucket}?`)).length;
+    const callsBefore = stsCalls();
+    const listsBefore = listsOf('bank-logs');
+
+    // Org B points a source at org A's bucket with org A's role: STS refuses its external id.
+    const stolen = await addSource('bank-logs', 'JSONL', '', READER_ROLE, otherBank);
+    await pollNow(stolen, otherBank);
+    const refused = await waitForSource(stolen, (item) => item.lastPolledAt !== null, otherBank);
+    expect(refused).toMatchObject({
+      status: 'ERROR',
+      objectsRead: 0,
+      eventsIngested: 0,
+      lastErrorKey: 'INTEGRATION_ROLE_NOT_ASSUMED',
+    });
+    expect(String(refused.lastError)).toContain(READER_ROLE);
+    expect(stsCalls()).toBe(callsBefore + 1);
+    expect(listsOf('bank-logs')).toBe(listsBefore);
+    expect(await searchEvents(ctx, otherBank.user, otherBank.orgId, '"other bank secret"')).toEqual([]);
+
+    // Without a role nothing is read either: the server's own key only calls STS.
+    const fraudListsBefore = listsOf('fraud-feed');
+    const roleless = await addSource('fraud-feed', 'JSONL', '', null, otherBank);
+    await pollNow(roleless, otherBank);
+    expect(await waitForSource(roleless, (item) => item.lastPolledAt !== null, otherBank)).toMatchObject({
+      status: 'ERROR',
+      objectsRead: 0,
+      lastErrorKey: 'INTEGRATION_ROLE_NOT_ASSUMED',
+    });
+    expect(listsOf('fraud-feed')).toBe(fraudListsBefore);
+    expect(await searchEvents(ctx, otherBank.user, otherBank.orgId, '"velocity breach"')).toEqual([]);
+  });
+
+  it('records the error of a role that may not read the bucket', async () => {
+    s3.createBucket('audit-archive');
+    s3.putObject('audit-archive', 'a.jsonl', `{"message":"archived"}\n`);
+    const sourceId = await addSource('audit-archive', 'JSONL', '', NARROW_ROLE);
+    await pollNow(sourceId);
+    const source = await waitForSource(sourceId, (item) => item.lastPolledAt !== null);
+    expect(source).toMatchObject({ status: 'ERROR', objectsRead: 0, lastErrorKey: null });
+    expect(String(source.lastError)).toMatch(/access denied/i);
+    expect(await searchEvents(ctx, admin, orgId, 'archived')).toEqual([]);
   });
 });

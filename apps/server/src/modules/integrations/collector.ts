@@ -1,4 +1,5 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client, type _Object } from '@aws-sdk/client-s3';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import type { S3LogsType } from '@vigil/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
@@ -26,22 +27,80 @@ const POLL_HOLD_MS = 10 * 60_000;
 export interface S3Settings {
   /** An S3-compatible endpoint instead of AWS (a local server, MinIO ...). */
   endpoint?: string;
+  /** An STS-compatible endpoint instead of AWS's. */
+  stsEndpoint?: string;
   region: string;
   forcePathStyle: boolean;
   accessKeyId?: string;
   secretAccessKey?: string;
 }
 
-/** One S3 client for the process; credentials from the settings, else the SDK's default chain. */
-export function createS3Client(settings: S3Settings): S3Client {
-  return new S3Client({
+/**
+ * How the collector reaches S3: the server's own credentials (from the settings, else the SDK's
+ * default chain) only call STS; buckets are read with the credentials of the source's assumed role.
+ */
+export interface S3Access {
+  settings: S3Settings;
+  sts: STSClient;
+}
+
+/** Temporary role credentials last this long (STS's minimum); a poll holds its source for less. */
+const ROLE_SESSION_SECONDS = 900;
+
+export function createS3Access(settings: S3Settings): S3Access {
+  const sts = new STSClient({
     region: settings.region,
-    ...(settings.endpoint && { endpoint: settings.endpoint }),
-    forcePathStyle: settings.forcePathStyle,
+    ...(settings.stsEndpoint && { endpoint: settings.stsEndpoint }),
     ...(settings.accessKeyId &&
       settings.secretAccessKey && {
         credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
       }),
+  });
+  return { settings, sts };
+}
+
+/** The external id a customer's role trust policy must require: unique to the organisation. */
+export const roleExternalId = (orgId: string) => orgId;
+
+/** Why a source's role could not be assumed; recorded on the source with its catalogue key. */
+class RoleNotAssumedError extends Error {
+  readonly key = 'INTEGRATION_ROLE_NOT_ASSUMED';
+}
+
+/**
+ * An S3 client holding the temporary credentials of the source's role, assumed with the
+ * organisation's external id, so that a source reads only buckets its organisation's role may read.
+ */
+async function sourceClient(access: S3Access, source: S3LogSourceRow): Promise<S3Client> {
+  if (!source.roleArn) throw new RoleNotAssumedError('The log source has no access role to assume');
+  let credentials;
+  try {
+    ({ Credentials: credentials } = await access.sts.send(
+      new AssumeRoleCommand({
+        RoleArn: source.roleArn,
+        ExternalId: roleExternalId(source.orgId),
+        RoleSessionName: `vigil-log-source-${source.id}`,
+        DurationSeconds: ROLE_SESSION_SECONDS,
+      }),
+    ));
+  } catch (failure) {
+    throw new RoleNotAssumedError(
+      `The role ${source.roleArn} could not be assumed: ${(failure as Error).message || (failure as Error).name}`,
+    );
+  }
+  if (!credentials?.AccessKeyId || !credentials.SecretAccessKey) {
+    throw new RoleNotAssumedError(`The role ${source.roleArn} could not be assumed: no credentials`);
+  }
+  const { settings } = access;
+  return new S3Client({
+    region: settings.region,
+    ...(settings.endpoint && { endpoint: settings.endpoint }),
+    forcePathStyle: settings.forcePathStyle,
+    credentials: {
+      accessKeyId: credentials.AccessKeyId,
+      secretAccessKey: credentials.SecretAccessKey,
+      sessionToken: credentials.SessionToken,
+    },
   });
 }
 
@@ -117,7 +176,7 @@ async function readObject(
  */
 export async function pollLogSource(
   db: Db,
-  s3: S3Client,
+  access: S3Access,
   orgId: string,
   sourceId: string,
   log?: FastifyBaseLogger,
@@ -132,8 +191,11 @@ export async function pollLogSource(
     events: 0,
     dataAt: null as Date | null,
     error: null as string | null,
+    errorKey: null as string | null,
   };
+  let s3: S3Client | undefined;
   try {
+    s3 = await sourceClient(access, source);
     for (const object of await newObjects(db, s3, source)) {
       let counts = { events: 0, rejected: 0 };
       let error: string | null = null;
@@ -160,18 +222,22 @@ export async function pollLogSource(
       } else if (counts.events > 0) outcome.dataAt = new Date();
     }
   } catch (failure) {
-    // Listing failed: no access to the bucket, no such bucket, endpoint unreachable.
+    // The role was not assumed, or listing failed: no access to the bucket, no such bucket,
+    // endpoint unreachable.
     outcome.error = (failure as Error).message || (failure as Error).name;
+    if (failure instanceof RoleNotAssumedError) outcome.errorKey = failure.key;
     log?.warn({ err: failure, sourceId }, 'S3 log source poll failed');
+  } finally {
+    s3?.destroy();
   }
   await finishLogSourcePoll(db, orgId, sourceId, outcome);
   return outcome;
 }
 
 /** Polls every enabled log source of every organisation, one after another. */
-export async function pollAllLogSources(db: Db, s3: S3Client, log?: FastifyBaseLogger): Promise<void> {
+export async function pollAllLogSources(db: Db, access: S3Access, log?: FastifyBaseLogger): Promise<void> {
   for (const source of await listEnabledLogSourcesOfAllOrgs(db)) {
-    await pollLogSource(db, s3, source.orgId, source.id, log);
+    await pollLogSource(db, access, source.orgId, source.id, log);
   }
 }
 
@@ -179,15 +245,16 @@ export async function pollAllLogSources(db: Db, s3: S3Client, log?: FastifyBaseL
  * The `integrations.s3-poll` job: every minute it polls every enabled source; sent with a source
  * (the "poll now" call) it polls that one.
  */
-export function defineIntegrationJobs(jobs: JobRunner, db: Db, s3: S3Client) {
+export function defineIntegrationJobs(jobs: JobRunner, db: Db, access: S3Access) {
   jobs.define<{ orgId?: string; sourceId?: string }>({
     name: S3_POLL_JOB,
     cron: '* * * * *',
     retry: { retryLimit: 0 },
     expireInSeconds: 900,
     handler: async (data) => {
-      if (data.orgId && data.sourceId) await pollLogSource(db, s3, data.orgId, data.sourceId, jobs.logger);
-      else await pollAllLogSources(db, s3, jobs.logger);
+      if (data.orgId && data.sourceId)
+        await pollLogSource(db, access, data.orgId, data.sourceId, jobs.logger);
+      else await pollAllLogSources(db, access, jobs.logger);
     },
   });
 }

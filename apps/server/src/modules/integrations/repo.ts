@@ -286,6 +286,7 @@ export async function finishLogSourcePoll(
     events: number;
     dataAt: Date | null;
     error: string | null;
+    errorKey: string | null;
   },
 ): Promise<void> {
   await db
@@ -294,6 +295,7 @@ export async function finishLogSourcePoll(
       pollingUntil: null,
       lastPolledAt: outcome.polledAt,
       lastError: outcome.error,
+      lastErrorKey: outcome.errorKey,
       objectsRead: sql`${s3LogSources.objectsRead} + ${outcome.objects}`,
       failedObjects: sql`${s3LogSources.failedObjects} + ${outcome.failed}`,
       eventsIngested: sql`${s3LogSources.eventsIngested} + ${outcome.events}`,

@@ -198,7 +198,10 @@ export const integrationRoutes =
           description:
             'bucket (S3 naming rules), optional roleArn (a full role ARN, 400 INVALID_CLOUD_ROLE), optional key ' +
             'prefix and a logs type. A bucket is used by one log source of the organisation (409 ' +
-            'S3_BUCKET_IN_USE). Enabled sources are polled every minute.',
+            'S3_BUCKET_IN_USE). Enabled sources are polled every minute: the collector assumes roleArn with ' +
+            "STS AssumeRole, ExternalId set to the organisation's id (the role's trust policy must require it), " +
+            "and reads the bucket with the role's temporary credentials only. A source without a role, or whose " +
+            'role is refused, is not read: lastErrorKey INTEGRATION_ROLE_NOT_ASSUMED and lastError say why.',
           params: idParams,
           body: s3LogSourceInputSchema,
           response: { 201: s3LogSourceSchema },

@@ -131,6 +131,7 @@ export function logSourceJson(row: S3LogSourceRow, now = new Date()): S3LogSourc
     lastPolledAt: iso(row.lastPolledAt),
     lastDataAt: iso(row.lastDataAt),
     lastError: row.lastError,
+    lastErrorKey: row.lastErrorKey,
     createdOn: row.createdOn.toISOString(),
   };
 }
@@ -468,6 +469,7 @@ export async function updateLogSourceOf(
       enabled: input.enabled ?? true,
       // A re-enabled or re-pointed source starts without the last failure.
       lastError: null,
+      lastErrorKey: null,
     }))!;
     await recordActivity(tx, {
       orgId: actor.orgId,

@@ -64,6 +64,8 @@ export const s3LogSources = pgTable(
     lastPolledAt: timestamp({ withTimezone: true }),
     lastDataAt: timestamp({ withTimezone: true }),
     lastError: text(),
+    /** The catalogue key of the last error, when it has one (the role could not be assumed). */
+    lastErrorKey: text(),
     /** A poll holds the source until then, so that two polls never read the same objects. */
     pollingUntil: timestamp({ withTimezone: true }),
     createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),

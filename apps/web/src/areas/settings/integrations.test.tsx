@@ -38,6 +38,7 @@ const source: S3LogSource = {
   lastPolledAt: '2026-03-01T09:00:00.000Z',
   lastDataAt: '2026-03-01T09:00:00.000Z',
   lastError: 'AWSLogs/x.json.gz: Unexpected end of file',
+  lastErrorKey: null,
   createdOn: '2026-02-01T09:00:00.000Z',
 };
 
@@ -152,6 +153,33 @@ describe('integrations page', () => {
     // A viewer may look but not change.
     expect(within(drawer).queryByRole('button', { name: 'Add log source' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add integration' })).not.toBeInTheDocument();
+  });
+
+  it("shows the organisation's external id in the log source form and a role that was not assumed", async () => {
+    const refused: S3LogSource = {
+      ...source,
+      roleArn: 'arn:aws:iam::123456789012:role/log-reader',
+      objectsRead: 0,
+      eventsIngested: 0,
+      failedObjects: 0,
+      lastError: 'The role arn:aws:iam::123456789012:role/log-reader could not be assumed: Access denied',
+      lastErrorKey: 'INTEGRATION_ROLE_NOT_ASSUMED',
+    };
+    stubApi({
+      ...signedInRoutes,
+      ...withPermissions(['INTEGRATION_VIEW', 'INTEGRATION_EDIT']),
+      [`GET ${base}/integrations`]: listOf([integration({})]),
+      [`GET ${base}/integration/i1/log-sources`]: () => ({ body: { items: [refused], total: 1 } }),
+    });
+    const { user } = renderApp(`/settings/integrations?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Log sources of Production' }));
+    const drawer = await screen.findByRole('dialog', { name: 'S3 log sources of Production' });
+    expect(
+      await within(drawer).findByText(/The log source's access role could not be assumed .* Access denied$/),
+    ).toBeInTheDocument();
+    await user.click(within(drawer).getByRole('button', { name: 'Add log source' }));
+    const form = await screen.findByRole('dialog', { name: 'Add S3 log source' });
+    expect(within(form).getByRole('textbox', { name: 'External id' })).toHaveValue(HOME_ORG_ID);
   });
 
   it('opens the Azure variant on its tab', async () => {

@@ -135,7 +135,9 @@ export function LogSourcesDrawer({
                   </Text>
                   {source.lastError && (
                     <Text size="sm" c="red" role="status">
-                      {source.lastError}
+                      {source.lastErrorKey
+                        ? `${t(source.lastErrorKey)} ${source.lastError}`
+                        : source.lastError}
                     </Text>
                   )}
                   <Group gap="xs">
@@ -308,6 +310,13 @@ function LogSourceForm({
               setServerErrors({});
             }}
             error={serverErrors.roleArn ?? (submitted ? roleProblem : undefined)}
+          />
+          {/* The organisation id is the external id the collector assumes the role with. */}
+          <TextInput
+            label={t('settings.integrations.logSources.externalId')}
+            description={t('settings.integrations.logSources.externalIdHint')}
+            value={orgId}
+            readOnly
           />
           <TextInput
             label={t('settings.integrations.logSources.prefix')}
