@@ -120,6 +120,15 @@ export async function levelsBelow(db: Db, orgId: string, id: string, max = 100):
   return levels;
 }
 
+/**
+ * Held to the end of the transaction: parent and child changes of one organisation are checked and
+ * written in turn, so two requests that are each valid alone cannot together make a cycle or too many
+ * levels.
+ */
+export async function lockOrgFamilies(db: Db, orgId: string): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`task-schedules:${orgId}`}, 0))`);
+}
+
 export async function insertTaskSchedule(db: Db, values: NewTaskSchedule): Promise<TaskScheduleRow> {
   const [row] = await db.insert(taskSchedules).values(values).returning();
   return row!;

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
@@ -297,6 +297,59 @@ describe('task schedules', () => {
     expectError(sixth, 400, 'TASK_SCHEDULE_TOO_MANY_LEVELS');
     expect((sixth.json() as { params: { max: number } }).params.max).toBe(5);
     expect(await rowCount()).toBe(before);
+  });
+
+  it('checks concurrent parent changes in turn, so together they cannot make a cycle', async () => {
+    const weekly = { interval: { count: 1, unit: 'week' } };
+    for (let round = 0; round < 3; round++) {
+      const first = await create({ name: `Pair ${round} A`, ...weekly });
+      const second = await create({ name: `Pair ${round} B`, ...weekly });
+      // Each change alone is valid; both together would put each schedule below the other.
+      const answers = await Promise.all([
+        call('PUT', `/task-schedule/${first.id}`, editor, input({ name: first.name, parentId: second.id })),
+        call('PUT', `/task-schedule/${second.id}`, editor, input({ name: second.name, parentId: first.id })),
+      ]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+      expectError(
+        answers.find((answer) => answer.statusCode === 400)!,
+        400,
+        'TASK_SCHEDULE_PARENT_CYCLE',
+      );
+      const rows = await ctx.database.db
+        .select({ id: taskSchedules.id, parentId: taskSchedules.parentId })
+        .from(taskSchedules)
+        .where(inArray(taskSchedules.id, [first.id, second.id]));
+      expect(rows.filter((row) => row.parentId !== null)).toHaveLength(1);
+    }
+  });
+
+  it('checks concurrent creates in turn, so together they cannot pass the maximum depth', async () => {
+    let parent = await create({ name: 'Depth 1', interval: { count: 5, unit: 'day' } });
+    for (let level = 2; level <= 4; level++) {
+      parent = await create({
+        name: `Depth ${level}`,
+        interval: { count: 6 - level, unit: 'day' },
+        parentId: parent.id,
+      });
+    }
+    // Two fifth levels are fine side by side; a sixth below a fifth being created at the same time is not.
+    const fifth = await create({ name: 'Depth 5', interval: { count: 1, unit: 'day' }, parentId: parent.id });
+    const [sixth, otherFifth] = await Promise.all([
+      call(
+        'POST',
+        '/task-schedule',
+        editor,
+        input({ name: 'Depth 6', interval: { count: 1, unit: 'hour' }, parentId: fifth.id }),
+      ),
+      call(
+        'POST',
+        '/task-schedule',
+        editor,
+        input({ name: 'Depth 5 too', interval: { count: 1, unit: 'day' }, parentId: parent.id }),
+      ),
+    ]);
+    expectError(sixth, 400, 'TASK_SCHEDULE_TOO_MANY_LEVELS');
+    expect(otherFifth.statusCode, otherFifth.body).toBe(201);
   });
 
   it('pauses, resumes, deletes and restores', async () => {

@@ -25,6 +25,7 @@ import {
   findTaskSchedule,
   insertTaskSchedule,
   levelsBelow,
+  lockOrgFamilies,
   listTaskSchedules,
   scheduleNames,
   updateTaskSchedule,
@@ -312,8 +313,9 @@ export async function getSchedule(db: Db, orgId: string | null, id: string): Pro
 
 export async function createSchedule(db: Db, actor: Actor, input: Input): Promise<TaskSchedule> {
   const orgId = actor.access.org.id;
-  const values = await checkedValues(db, actor, input);
   const row = await db.transaction(async (tx) => {
+    await lockOrgFamilies(tx, orgId);
+    const values = await checkedValues(tx, actor, input);
     const row = await insertTaskSchedule(tx, { ...values, orgId, createdBy: actor.access.user.id });
     await audit(tx, actor, orgId, 'task-schedule.created', row.id, { after: snapshot(row) });
     return row;
@@ -323,10 +325,12 @@ export async function createSchedule(db: Db, actor: Actor, input: Input): Promis
 
 export async function replaceSchedule(db: Db, actor: Actor, id: string, input: Input): Promise<TaskSchedule> {
   const orgId = actor.access.org.id;
-  const before = await scheduleOf(db, orgId, id);
-  if (before.state === 'DELETED') throw taskScheduleNotFound();
-  const values = await checkedValues(db, actor, input, before);
   await db.transaction(async (tx) => {
+    await lockOrgFamilies(tx, orgId);
+    // Read under the lock: the family rules hold against what concurrent changes committed.
+    const before = await scheduleOf(tx, orgId, id);
+    if (before.state === 'DELETED') throw taskScheduleNotFound();
+    const values = await checkedValues(tx, actor, input, before);
     const row = await updateTaskSchedule(tx, id, values);
     await audit(tx, actor, orgId, 'task-schedule.updated', id, {
       before: snapshot(before),
