@@ -321,3 +321,62 @@ export const ticketTemplateSchema = z.object({
   modifiedOn: z.string(),
 });
 export type TicketTemplate = z.infer<typeof ticketTemplateSchema>;
+
+/**
+ * Drafts (spec 1: /universal-ticket-inbox/draft, TRAC_ENGINEER): a ticket not yet submitted, kept by
+ * the organisation and shared by its engineers. The fields are checked against the organisation's
+ * people and dates when the draft is submitted, not while it is only saved.
+ */
+export const ticketDraftInputSchema = z.object({
+  kind: z.enum(TICKET_KINDS),
+  title,
+  description: longText.default(''),
+  ownerId: z.uuid().nullable().default(null),
+  watcherIds: z.array(z.uuid()).max(TICKET_MAX_WATCHERS).default([]),
+  dueDate: isoDate.nullable().default(null),
+  slaDate: isoDate.nullable().default(null),
+  externalId: z.string().trim().max(200).nullable().default(null),
+});
+export type TicketDraftInput = z.input<typeof ticketDraftInputSchema>;
+
+/** PUT /ticket-draft/:id: the draft's fields with the version read. */
+export const ticketDraftUpdateSchema = ticketDraftInputSchema.extend({ version });
+export type TicketDraftUpdate = z.input<typeof ticketDraftUpdateSchema>;
+
+/** POST /ticket-draft/:id/submit and DELETE /ticket-draft/:id name the version read. */
+export const ticketDraftVersionSchema = z.object({ version });
+
+export const ticketDraftSchema = z.object({
+  id: z.string(),
+  orgId: z.string(),
+  orgName: z.string(),
+  kind: z.enum(TICKET_KINDS),
+  title: z.string(),
+  description: z.string(),
+  ownerId: z.string().nullable(),
+  watcherIds: z.array(z.string()),
+  dueDate: z.string().nullable(),
+  slaDate: z.string().nullable(),
+  externalId: z.string().nullable(),
+  version: z.number(),
+  createdBy: z.string().nullable(),
+  createdByName: z.string().nullable(),
+  createdOn: z.string(),
+  modifiedOn: z.string(),
+});
+export type TicketDraft = z.infer<typeof ticketDraftSchema>;
+
+export const ticketDraftListSchema = z.object({
+  items: z.array(ticketDraftSchema),
+  total: z.number(),
+  /** The organisations read, by name. */
+  orgs: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type TicketDraftList = z.infer<typeof ticketDraftListSchema>;
+
+export const ticketDraftListQuerySchema = z.object({
+  kind: z.enum(TICKET_KINDS).optional(),
+  /** Part of the title or description. */
+  q: z.string().trim().max(200).optional(),
+  ...pageParams,
+});

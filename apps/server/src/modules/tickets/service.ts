@@ -337,6 +337,8 @@ export async function createTicket(
   actor: Actor,
   kind: TicketKind,
   input: TicketCreateInput,
+  /** More work in the ticket's transaction (a submitted draft is removed there). */
+  within?: (tx: Db, ticket: TicketRow) => Promise<void>,
 ): Promise<TicketDetail> {
   const { db } = deps;
   const orgId = actor.access.org.id;
@@ -372,6 +374,7 @@ export async function createTicket(
         parentId: created.id,
       });
     }
+    await within?.(tx, created);
     return created;
   });
   await notify(deps, actor, row.id, [{ action: 'created', details: {}, summary: 'created' }]);
