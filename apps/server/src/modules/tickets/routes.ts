@@ -1,5 +1,9 @@
 import fastifyMultipart from '@fastify/multipart';
 import {
+  ACTIVITY_LOG_TYPES,
+  ACTIVITY_NOTE_MAX_LENGTH,
+  activityNoteInputSchema,
+  activityNoteSchema,
   linkedAlertSchema,
   similarIncidentSchema,
   ticketCommentInputSchema,
@@ -41,6 +45,7 @@ import { spoolUploadedFiles, UploadRefusedError, type SpooledUpload } from '../.
 import { alertsOfTicket } from '../alerts/service';
 import {
   addComment,
+  addTicketNote,
   addTicketFiles,
   changeTicketState,
   claimTicket,
@@ -51,6 +56,7 @@ import {
   listTickets,
   removeTicketFile,
   ticketFileContent,
+  ticketNotes,
   ticketView,
   updateTicket,
   type Actor,
@@ -309,6 +315,46 @@ export const ticketRoutes =
           reply
             .status(201)
             .send(await addComment(deps, actorOf(request), kind, request.params.ref, request.body.body)),
+      );
+
+      app.get(
+        `/api/org/:orgId/${one}/:ref/notes`,
+        {
+          config: VIEW,
+          schema: {
+            tags: TAGS,
+            summary: `The activity log's notes on ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              'The timeline: top-level notes newest first, each with its replies oldest first, with author, time ' +
+              `and log type. ${ONE(label)}`,
+            params: refParams,
+            response: { 200: z.array(activityNoteSchema) },
+          },
+        },
+        async (request) => ticketNotes(db, accessOf(request), kind, request.params.ref),
+      );
+
+      app.post(
+        `/api/org/:orgId/${one}/:ref/notes`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Add a note or a reply to the activity log of ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              `\`body\` 1 to ${ACTIVITY_NOTE_MAX_LENGTH} characters after trimming; \`logType\` ` +
+              `${ACTIVITY_LOG_TYPES.join(', ')} (default NOTE); \`parentId\` names the top-level note replied to: a ` +
+              'note of this ticket (400 ACTIVITY_NOTE_INVALID_PARENT), not itself a reply (400 ' +
+              `ACTIVITY_NOTE_REPLY_TO_REPLY). Needs no version. Answers the timeline. ${ONE(label)}`,
+            params: refParams,
+            body: activityNoteInputSchema,
+            response: { 201: z.array(activityNoteSchema) },
+          },
+        },
+        async (request, reply) =>
+          reply
+            .status(201)
+            .send(await addTicketNote(db, actorOf(request), kind, request.params.ref, request.body)),
       );
 
       app.post(
