@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eventSchema, SEARCH_INTERVAL_TYPES } from './events';
 import { pageParams, queryFlag } from './query-params';
 
 /** Tickets (spec 3): incidents and tasks. The URL segment of each kind is its lower-case name. */
@@ -380,3 +381,34 @@ export const ticketDraftListQuerySchema = z.object({
   q: z.string().trim().max(200).optional(),
   ...pageParams,
 });
+
+/** Spec 3 section 9: a search attached to a ticket keeps the first 100 matching events. */
+export const TICKET_SEARCH_EVENTS_KEPT = 100;
+/** Searches one ticket holds at most. */
+export const TICKET_SEARCHES_LIMIT = 20;
+
+/** POST /incident/:ref/searches: an event search, by range or by `intervalType`. */
+export const ticketSearchInputSchema = z.object({
+  query: z.string().trim().max(2048).default(''),
+  begin: isoDate.optional(),
+  end: isoDate.optional(),
+  intervalType: z.enum(SEARCH_INTERVAL_TYPES).optional(),
+});
+export type TicketSearchInput = z.input<typeof ticketSearchInputSchema>;
+
+export const ticketSearchSchema = z.object({
+  id: z.string(),
+  query: z.string(),
+  begin: z.string(),
+  end: z.string(),
+  /** Events that matched when the search was attached. */
+  total: z.number(),
+  /** The kept events the viewer may see, newest first. */
+  events: z.array(eventSchema),
+  /** Kept events left out because the viewer's data restrictions do not show them (any more). */
+  hiddenCount: z.number(),
+  createdBy: z.string().nullable(),
+  createdByName: z.string().nullable(),
+  createdOn: z.string(),
+});
+export type TicketSearch = z.infer<typeof ticketSearchSchema>;

@@ -1,5 +1,9 @@
 import fastifyMultipart from '@fastify/multipart';
 import {
+  TICKET_SEARCH_EVENTS_KEPT,
+  TICKET_SEARCHES_LIMIT,
+  ticketSearchInputSchema,
+  ticketSearchSchema,
   ACTIVITY_LOG_TYPES,
   ACTIVITY_NOTE_MAX_LENGTH,
   activityNoteInputSchema,
@@ -62,6 +66,7 @@ import {
   type Actor,
   type TicketDeps,
 } from './service';
+import { attachTicketSearch, removeTicketSearch, ticketSearchList } from './searches';
 import { similarIncidents } from './similar';
 import { createTemplate, deleteTemplate, listTemplates, replaceTemplate } from './templates';
 import { createDraft, deleteDraft, getDraft, replaceDraft, submitDraft } from './drafts';
@@ -355,6 +360,68 @@ export const ticketRoutes =
           reply
             .status(201)
             .send(await addTicketNote(db, actorOf(request), kind, request.params.ref, request.body)),
+      );
+
+      const SEARCHES =
+        `Needs EVENT_VIEW too (403 PERMISSION_DENIED). A search keeps the first ${TICKET_SEARCH_EVENTS_KEPT} matching ` +
+        "events, copied when attached (under the attaching user's data restrictions), so they stay when the events " +
+        'age out; a viewer with data restrictions sees only kept events their restrictions show today, and ' +
+        '`hiddenCount` counts the rest.';
+
+      app.get(
+        `/api/org/:orgId/${one}/:ref/searches`,
+        {
+          config: VIEW,
+          schema: {
+            tags: TAGS,
+            summary: `Event searches attached to ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description: `Oldest first. ${SEARCHES} ${ONE(label)}`,
+            params: refParams,
+            response: { 200: z.array(ticketSearchSchema) },
+          },
+        },
+        async (request) => ticketSearchList(db, accessOf(request), kind, request.params.ref),
+      );
+
+      app.post(
+        `/api/org/:orgId/${one}/:ref/searches`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Attach an event search to ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              '`query` in the query language (400 SEARCH_INVALID_QUERY), and `begin` and `end` (ISO) or `intervalType` ' +
+              `(default the last 24 hours) with the search's range rules. At most ${TICKET_SEARCHES_LIMIT} searches per ` +
+              `ticket (400 TICKET_SEARCH_TOO_MANY). The history names the query. Answers the ticket's searches. ` +
+              `${SEARCHES} ${ONE(label)}`,
+            params: refParams,
+            body: ticketSearchInputSchema,
+            response: { 201: z.array(ticketSearchSchema) },
+          },
+        },
+        async (request, reply) =>
+          reply
+            .status(201)
+            .send(await attachTicketSearch(deps, actorOf(request), kind, request.params.ref, request.body)),
+      );
+
+      app.delete(
+        `/api/org/:orgId/${one}/:ref/searches/:searchId`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Remove an event search from ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              `Its kept events go with it. 404 TICKET_SEARCH_NOT_FOUND for searches not of this ticket. ` +
+              `Answers the ticket's searches. ${ONE(label)}`,
+            params: refParams.extend({ searchId: z.uuid() }),
+            response: { 200: z.array(ticketSearchSchema) },
+          },
+        },
+        async (request) =>
+          removeTicketSearch(deps, actorOf(request), kind, request.params.ref, request.params.searchId),
       );
 
       app.post(

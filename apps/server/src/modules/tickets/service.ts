@@ -281,7 +281,7 @@ function automaticState(kind: TicketKind, state: string, ownerId: string | null)
 // ---------------------------------------------------------------------------------------------------
 // Changes: each in one transaction with its history and audit row, e-mail after the commit
 
-interface Change {
+export interface Change {
   action: string;
   details: Record<string, unknown>;
   /** One line for the e-mail. */
@@ -422,7 +422,7 @@ async function lockedAt(tx: Db, orgId: string, id: string, version?: number): Pr
  * given), `work` applied and its change recorded in the history and audit; after the commit the owner
  * and watchers hear of it. Answers the ticket as it is now.
  */
-async function commitChange(
+export async function commitChange(
   deps: TicketDeps,
   actor: Actor,
   kind: TicketKind,
