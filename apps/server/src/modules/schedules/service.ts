@@ -1,6 +1,9 @@
 import type { libraryTaskScheduleInputSchema, taskScheduleInputSchema } from '@vigil/contracts';
 import {
   TASK_SCHEDULE_MAX_LEVELS,
+  taskScheduleTimeframeRange,
+  type TaskScheduleTaskCounts,
+  type TaskScheduleTimeframe,
   type TaskSchedule,
   type TaskScheduleCopyResult,
   type TaskScheduleInterval,
@@ -28,6 +31,7 @@ import {
   lockOrgFamilies,
   listTaskSchedules,
   scheduleNames,
+  taskCountsOf,
   updateTaskSchedule,
   type NewTaskSchedule,
   type TaskScheduleRow,
@@ -494,4 +498,21 @@ export async function copyLibrarySchedule(
     });
     return result;
   });
+}
+
+/** The task-schedule dashboard: tasks each schedule created in the timeframe, and their states now. */
+export async function scheduleTaskCounts(
+  db: Db,
+  orgId: string,
+  timeframe: TaskScheduleTimeframe,
+  now = new Date(),
+): Promise<TaskScheduleTaskCounts> {
+  const range = taskScheduleTimeframeRange(timeframe, now);
+  const rows = await taskCountsOf(db, orgId, { from: range?.from ?? null, to: range?.to ?? now }, now);
+  return {
+    timeframe,
+    from: range ? range.from.toISOString() : null,
+    to: (range?.to ?? now).toISOString(),
+    items: rows.map((row) => ({ ...row, lastRanAt: iso(row.lastRanAt) })),
+  };
 }
