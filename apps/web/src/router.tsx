@@ -306,6 +306,9 @@ const universalIncidentsRoute = orgRoute('/universal-ticket-inbox/incident').laz
 const universalTasksRoute = orgRoute('/universal-ticket-inbox/task').lazy(() =>
   import('./areas/tickets/tickets.lazy').then((m) => m.universalTasksRoute),
 );
+const universalDraftsRoute = orgRoute('/universal-ticket-inbox/draft').lazy(() =>
+  import('./areas/tickets/tickets.lazy').then((m) => m.universalDraftsRoute),
+);
 const universalTicketInboxRoute = orgRoute('/universal-ticket-inbox/$').lazy(() =>
   import('./areas/tickets/unavailable.lazy').then((m) => m.universalTicketInboxRoute),
 );
@@ -546,6 +549,7 @@ const routeTree = rootRoute.addChildren([
   taskRoute,
   universalIncidentsRoute,
   universalTasksRoute,
+  universalDraftsRoute,
   universalTicketInboxRoute,
   ticketTemplatesRoute,
   eventSearchRoute,

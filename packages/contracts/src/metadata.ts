@@ -79,3 +79,34 @@ export const activityLogQuerySchema = z.object({
 });
 
 export const activityLogListSchema = z.object({ items: z.array(activityLogEntrySchema), total: z.number() });
+
+/**
+ * Notes of the activity log (spec 3: a top-level note or a reply, with a log type), kept on incidents,
+ * tasks and other objects and shown as a timeline. The log type says what the note records.
+ */
+export const ACTIVITY_LOG_TYPES = ['NOTE', 'INVESTIGATION', 'REMEDIATION', 'COMMUNICATION'] as const;
+export type ActivityLogType = (typeof ACTIVITY_LOG_TYPES)[number];
+export const ACTIVITY_NOTE_MAX_LENGTH = 10_000;
+
+/** A new note; `parentId` names the top-level note it replies to (replies to replies are refused). */
+export const activityNoteInputSchema = z.object({
+  body: z.string().trim().min(1).max(ACTIVITY_NOTE_MAX_LENGTH),
+  logType: z.enum(ACTIVITY_LOG_TYPES).default('NOTE'),
+  parentId: z.uuid().nullable().default(null),
+});
+export type ActivityNoteInput = z.input<typeof activityNoteInputSchema>;
+
+export const activityReplySchema = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  logType: z.enum(ACTIVITY_LOG_TYPES),
+  body: z.string(),
+  authorId: z.string().nullable(),
+  authorName: z.string().nullable(),
+  createdOn: z.string(),
+});
+export type ActivityReply = z.infer<typeof activityReplySchema>;
+
+/** A top-level note with its replies, oldest reply first. */
+export const activityNoteSchema = activityReplySchema.extend({ replies: z.array(activityReplySchema) });
+export type ActivityNote = z.infer<typeof activityNoteSchema>;

@@ -112,3 +112,68 @@ export const taskScheduleCopyResultSchema = z.object({
   skipped: z.array(z.object({ orgId: z.string(), orgName: z.string(), scheduleId: z.string() })),
 });
 export type TaskScheduleCopyResult = z.infer<typeof taskScheduleCopyResultSchema>;
+
+/** Spec 3 section 9: the timeframes of the task-schedule dashboard. */
+export const TASK_SCHEDULE_TIMEFRAMES = [
+  'SINCE_LAST_RUN',
+  'LAST_24_HOURS',
+  'LAST_7_DAYS',
+  'LAST_30_DAYS',
+  'LAST_90_DAYS',
+  'PREVIOUS_MONTH',
+  'PREVIOUS_QUARTER',
+] as const;
+export type TaskScheduleTimeframe = (typeof TASK_SCHEDULE_TIMEFRAMES)[number];
+
+/**
+ * The span of a timeframe, from inclusive to `to` exclusive, in UTC; null for SINCE_LAST_RUN, which
+ * starts at each schedule's own last run.
+ */
+export function taskScheduleTimeframeRange(
+  timeframe: TaskScheduleTimeframe,
+  now: Date,
+): { from: Date; to: Date } | null {
+  const days = { LAST_24_HOURS: 1, LAST_7_DAYS: 7, LAST_30_DAYS: 30, LAST_90_DAYS: 90 } as const;
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  switch (timeframe) {
+    case 'SINCE_LAST_RUN':
+      return null;
+    case 'PREVIOUS_MONTH':
+      return { from: new Date(Date.UTC(year, month - 1, 1)), to: new Date(Date.UTC(year, month, 1)) };
+    case 'PREVIOUS_QUARTER': {
+      const quarterStart = month - (month % 3);
+      return {
+        from: new Date(Date.UTC(year, quarterStart - 3, 1)),
+        to: new Date(Date.UTC(year, quarterStart, 1)),
+      };
+    }
+    default:
+      return { from: new Date(now.getTime() - days[timeframe] * 86_400_000), to: now };
+  }
+}
+
+export const taskScheduleTaskCountsQuerySchema = z.object({
+  timeframe: z.enum(TASK_SCHEDULE_TIMEFRAMES).default('LAST_7_DAYS'),
+});
+
+/** The tasks each schedule created in a timeframe, and what became of them. */
+export const taskScheduleTaskCountsSchema = z.object({
+  timeframe: z.enum(TASK_SCHEDULE_TIMEFRAMES),
+  /** The span read; null for SINCE_LAST_RUN (each schedule's own last run). */
+  from: z.string().nullable(),
+  to: z.string(),
+  items: z.array(
+    z.object({
+      scheduleId: z.string(),
+      name: z.string(),
+      lastRanAt: z.string().nullable(),
+      created: z.number(),
+      open: z.number(),
+      closed: z.number(),
+      /** Open with a due date passed. */
+      overdue: z.number(),
+    }),
+  ),
+});
+export type TaskScheduleTaskCounts = z.infer<typeof taskScheduleTaskCountsSchema>;

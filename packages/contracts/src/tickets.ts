@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eventSchema, SEARCH_INTERVAL_TYPES } from './events';
 import { pageParams, queryFlag } from './query-params';
 
 /** Tickets (spec 3): incidents and tasks. The URL segment of each kind is its lower-case name. */
@@ -321,3 +322,93 @@ export const ticketTemplateSchema = z.object({
   modifiedOn: z.string(),
 });
 export type TicketTemplate = z.infer<typeof ticketTemplateSchema>;
+
+/**
+ * Drafts (spec 1: /universal-ticket-inbox/draft, TRAC_ENGINEER): a ticket not yet submitted, kept by
+ * the organisation and shared by its engineers. The fields are checked against the organisation's
+ * people and dates when the draft is submitted, not while it is only saved.
+ */
+export const ticketDraftInputSchema = z.object({
+  kind: z.enum(TICKET_KINDS),
+  title,
+  description: longText.default(''),
+  ownerId: z.uuid().nullable().default(null),
+  watcherIds: z.array(z.uuid()).max(TICKET_MAX_WATCHERS).default([]),
+  dueDate: isoDate.nullable().default(null),
+  slaDate: isoDate.nullable().default(null),
+  externalId: z.string().trim().max(200).nullable().default(null),
+});
+export type TicketDraftInput = z.input<typeof ticketDraftInputSchema>;
+
+/** PUT /ticket-draft/:id: the draft's fields with the version read. */
+export const ticketDraftUpdateSchema = ticketDraftInputSchema.extend({ version });
+export type TicketDraftUpdate = z.input<typeof ticketDraftUpdateSchema>;
+
+/** POST /ticket-draft/:id/submit and DELETE /ticket-draft/:id name the version read. */
+export const ticketDraftVersionSchema = z.object({ version });
+
+export const ticketDraftSchema = z.object({
+  id: z.string(),
+  orgId: z.string(),
+  orgName: z.string(),
+  kind: z.enum(TICKET_KINDS),
+  title: z.string(),
+  description: z.string(),
+  ownerId: z.string().nullable(),
+  watcherIds: z.array(z.string()),
+  dueDate: z.string().nullable(),
+  slaDate: z.string().nullable(),
+  externalId: z.string().nullable(),
+  version: z.number(),
+  createdBy: z.string().nullable(),
+  createdByName: z.string().nullable(),
+  createdOn: z.string(),
+  modifiedOn: z.string(),
+});
+export type TicketDraft = z.infer<typeof ticketDraftSchema>;
+
+export const ticketDraftListSchema = z.object({
+  items: z.array(ticketDraftSchema),
+  total: z.number(),
+  /** The organisations read, by name. */
+  orgs: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type TicketDraftList = z.infer<typeof ticketDraftListSchema>;
+
+export const ticketDraftListQuerySchema = z.object({
+  kind: z.enum(TICKET_KINDS).optional(),
+  /** Part of the title or description. */
+  q: z.string().trim().max(200).optional(),
+  ...pageParams,
+});
+
+/** Spec 3 section 9: a search attached to a ticket keeps the first 100 matching events. */
+export const TICKET_SEARCH_EVENTS_KEPT = 100;
+/** Searches one ticket holds at most. */
+export const TICKET_SEARCHES_LIMIT = 20;
+
+/** POST /incident/:ref/searches: an event search, by range or by `intervalType`. */
+export const ticketSearchInputSchema = z.object({
+  query: z.string().trim().max(2048).default(''),
+  begin: isoDate.optional(),
+  end: isoDate.optional(),
+  intervalType: z.enum(SEARCH_INTERVAL_TYPES).optional(),
+});
+export type TicketSearchInput = z.input<typeof ticketSearchInputSchema>;
+
+export const ticketSearchSchema = z.object({
+  id: z.string(),
+  query: z.string(),
+  begin: z.string(),
+  end: z.string(),
+  /** Events that matched when the search was attached. */
+  total: z.number(),
+  /** The kept events the viewer may see, newest first. */
+  events: z.array(eventSchema),
+  /** Kept events left out because the viewer's data restrictions do not show them (any more). */
+  hiddenCount: z.number(),
+  createdBy: z.string().nullable(),
+  createdByName: z.string().nullable(),
+  createdOn: z.string(),
+});
+export type TicketSearch = z.infer<typeof ticketSearchSchema>;

@@ -7,7 +7,15 @@ import type { Database } from '../db/client';
 import { alerts } from '../modules/alerts/tables';
 import { insertTicket } from '../modules/tickets/repo';
 import { checkedContentType } from '../modules/tickets/file-types';
-import { ticketComments, ticketFiles, tickets, ticketTemplates } from '../modules/tickets/tables';
+import { activityNotes } from '../modules/metadata/tables';
+import {
+  ticketComments,
+  ticketDrafts,
+  ticketFiles,
+  tickets,
+  ticketSearches,
+  ticketTemplates,
+} from '../modules/tickets/tables';
 import { seedTicketsDemo } from './tickets';
 
 let database: Database;
@@ -98,5 +106,24 @@ describe('demo tickets', () => {
       .from(tickets)
       .where(and(eq(tickets.orgId, prairieOrgId), eq(tickets.kind, 'incident')));
     expect(prairie.map((row) => row.slug)).toEqual(['INC-1']);
+  });
+
+  it('give the impossible-travel incident notes with a reply and a search, and First Harbor a draft', async () => {
+    const db = database.db;
+    const [travel] = await db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.orgId, harborOrgId), eq(tickets.slug, 'INC-1')));
+    const notes = await db.select().from(activityNotes).where(eq(activityNotes.objectId, travel!.id));
+    const top = notes.filter((note) => !note.parentId);
+    expect(top.map((note) => note.logType).sort()).toEqual(['COMMUNICATION', 'INVESTIGATION']);
+    expect(notes.filter((note) => note.parentId).map((note) => note.parentId)).toEqual([
+      top.find((note) => note.logType === 'INVESTIGATION')!.id,
+    ]);
+    expect(notes.every((note) => note.orgId === harborOrgId && note.objectType === 'incident')).toBe(true);
+    const searches = await db.select().from(ticketSearches).where(eq(ticketSearches.ticketId, travel!.id));
+    expect(searches.map((search) => search.query)).toEqual(['deny']);
+    const drafts = await db.select().from(ticketDrafts).where(eq(ticketDrafts.orgId, harborOrgId));
+    expect(drafts.map((draft) => draft.kind)).toEqual(['incident']);
   });
 });

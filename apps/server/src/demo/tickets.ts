@@ -1,8 +1,10 @@
-import type { TicketKind, TicketState } from '@vigil/contracts';
+import { TICKET_SEARCH_EVENTS_KEPT, type TicketKind, type TicketState } from '@vigil/contracts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { alerts } from '../modules/alerts/tables';
-import { ticketTemplates } from '../modules/tickets/tables';
+import { searchEvents } from '../modules/events/service';
+import { activityNotes } from '../modules/metadata/tables';
+import { ticketDrafts, ticketSearches, ticketTemplates } from '../modules/tickets/tables';
 import {
   insertComment,
   insertFile,
@@ -256,8 +258,72 @@ async function seedTickets(
 }
 
 /**
+ * The impossible-travel incident's activity log (notes with log types and a reply) and a search of
+ * the last week's denied connections, its first events kept with the ticket.
+ */
+async function seedTravelActivity(
+  db: Db,
+  harbor: { orgId: string; analystId: string; adminId: string },
+  travel: TicketRow,
+) {
+  const at = (hours: number) => new Date(travel.createdOn.getTime() + hours * HOUR);
+  const target = { orgId: harbor.orgId, objectType: 'incident', objectId: travel.id };
+  const [first] = await db
+    .insert(activityNotes)
+    .values({
+      ...target,
+      logType: 'INVESTIGATION',
+      body: 'Both sessions used a valid second factor: the phone may be compromised too.',
+      authorId: harbor.analystId,
+      createdOn: at(2),
+    })
+    .returning();
+  await db.insert(activityNotes).values([
+    {
+      ...target,
+      parentId: first!.id,
+      logType: 'NOTE',
+      body: 'Ask the service desk to re-enrol his authenticator when he calls.',
+      authorId: harbor.adminId,
+      createdOn: at(3),
+    },
+    {
+      ...target,
+      logType: 'COMMUNICATION',
+      body: 'Left a voicemail for jmartin and e-mailed his manager.',
+      authorId: harbor.analystId,
+      createdOn: at(4),
+    },
+  ]);
+  const found = await searchEvents(
+    db,
+    { orgId: harbor.orgId, userId: harbor.analystId },
+    {
+      query: 'deny',
+      intervalType: '7D',
+      filters: [],
+      sortField: 'timestamp',
+      sortOrder: 'desc',
+      pageSize: TICKET_SEARCH_EVENTS_KEPT,
+      pageNumber: 1,
+    },
+  );
+  await db.insert(ticketSearches).values({
+    ticketId: travel.id,
+    query: 'deny',
+    begin: new Date(found.begin),
+    end: new Date(found.end),
+    total: found.total,
+    events: found.items as unknown as Record<string, unknown>[],
+    createdBy: harbor.analystId,
+    createdOn: at(2),
+  });
+}
+
+/**
  * Incidents in every state and tasks (some subtasks of incidents) for First Harbor Bank, with owners,
- * watchers, comments, files and history, and a phishing ticket template; its escalated demo alerts belong to the impossible-travel incident.
+ * watchers, comments, files and history, an activity log and a saved search on the impossible-travel
+ * incident, a draft, and a phishing ticket template; its escalated demo alerts belong to the impossible-travel incident.
  * Prairie Credit Union gets an incident and a task of its own.
  */
 export async function seedTicketsDemo(
@@ -291,6 +357,15 @@ export async function seedTicketsDemo(
     createdBy: harbor.adminId,
   });
   const travel = harborTickets.get('travel')!;
+  await seedTravelActivity(db, harbor, travel);
+  await db.insert(ticketDrafts).values({
+    orgId: harbor.orgId,
+    kind: 'incident',
+    title: 'Card skimmer found at the Main Street ATM',
+    description:
+      'Branch staff found a skimmer this morning. Waiting for the camera footage before opening it.',
+    createdBy: harbor.analystId,
+  });
   const escalated = await db
     .update(alerts)
     .set({ ticketId: travel.id })

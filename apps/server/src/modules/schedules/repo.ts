@@ -1,6 +1,7 @@
 import type { TaskScheduleSortField, TaskScheduleState } from '@vigil/contracts';
 import { and, asc, desc, eq, ilike, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { tickets } from '../tickets/tables';
 import { taskScheduleRuns, taskSchedules } from './tables';
 
 export type TaskScheduleRow = typeof taskSchedules.$inferSelect;
@@ -120,6 +121,15 @@ export async function levelsBelow(db: Db, orgId: string, id: string, max = 100):
   return levels;
 }
 
+/**
+ * Held to the end of the transaction: parent and child changes of one organisation are checked and
+ * written in turn, so two requests that are each valid alone cannot together make a cycle or too many
+ * levels.
+ */
+export async function lockOrgFamilies(db: Db, orgId: string): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`task-schedules:${orgId}`}, 0))`);
+}
+
 export async function insertTaskSchedule(db: Db, values: NewTaskSchedule): Promise<TaskScheduleRow> {
   const [row] = await db.insert(taskSchedules).values(values).returning();
   return row!;
@@ -157,4 +167,39 @@ export async function latestTaskOf(db: Db, scheduleId: string): Promise<string |
     .orderBy(desc(taskScheduleRuns.scheduledFor))
     .limit(1);
   return run?.ticketId ?? null;
+}
+
+/**
+ * Per live schedule of the organisation, the tasks its runs created in [from, to) (from each
+ * schedule's last run when `from` is null) and their states now. The runs table names each task, so
+ * this reads the tasks by that link.
+ */
+export async function taskCountsOf(db: Db, orgId: string, range: { from: Date | null; to: Date }, now: Date) {
+  const start = range.from ? sql`${range.from.toISOString()}::timestamptz` : sql`${taskSchedules.lastRanAt}`;
+  const counted = (condition: SQL) => sql<number>`(count(${tickets.id}) FILTER (WHERE ${condition}))::int`;
+  return db
+    .select({
+      scheduleId: taskSchedules.id,
+      name: taskSchedules.name,
+      lastRanAt: taskSchedules.lastRanAt,
+      created: sql<number>`count(${tickets.id})::int`,
+      open: counted(sql`${tickets.state} = 'OPEN'`),
+      closed: counted(sql`${tickets.state} = 'CLOSED'`),
+      overdue: counted(
+        sql`${tickets.state} = 'OPEN' AND ${tickets.dueDate} < ${now.toISOString()}::timestamptz`,
+      ),
+    })
+    .from(taskSchedules)
+    .leftJoin(
+      taskScheduleRuns,
+      and(
+        eq(taskScheduleRuns.scheduleId, taskSchedules.id),
+        sql`${taskScheduleRuns.ranAt} >= ${start}`,
+        sql`${taskScheduleRuns.ranAt} < ${range.to.toISOString()}::timestamptz`,
+      ),
+    )
+    .leftJoin(tickets, and(eq(tickets.id, taskScheduleRuns.ticketId), eq(tickets.orgId, orgId)))
+    .where(and(eq(taskSchedules.orgId, orgId), ne(taskSchedules.state, 'DELETED')))
+    .groupBy(taskSchedules.id)
+    .orderBy(sql`lower(${taskSchedules.name})`, asc(taskSchedules.id));
 }

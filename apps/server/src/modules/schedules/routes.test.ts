@@ -1,9 +1,12 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { activityLog } from '../../platform/audit/tables';
-import { taskSchedules } from './tables';
+import { taskScheduleTimeframeRange } from '@vigil/contracts';
+import { tickets } from '../tickets/tables';
+import { runDueSchedules } from './engine';
+import { taskScheduleRuns, taskSchedules } from './tables';
 
 let ctx: TestContext;
 let orgId: string;
@@ -297,6 +300,129 @@ describe('task schedules', () => {
     expectError(sixth, 400, 'TASK_SCHEDULE_TOO_MANY_LEVELS');
     expect((sixth.json() as { params: { max: number } }).params.max).toBe(5);
     expect(await rowCount()).toBe(before);
+  });
+
+  it('checks concurrent parent changes in turn, so together they cannot make a cycle', async () => {
+    const weekly = { interval: { count: 1, unit: 'week' } };
+    for (let round = 0; round < 3; round++) {
+      const first = await create({ name: `Pair ${round} A`, ...weekly });
+      const second = await create({ name: `Pair ${round} B`, ...weekly });
+      // Each change alone is valid; both together would put each schedule below the other.
+      const answers = await Promise.all([
+        call('PUT', `/task-schedule/${first.id}`, editor, input({ name: first.name, parentId: second.id })),
+        call('PUT', `/task-schedule/${second.id}`, editor, input({ name: second.name, parentId: first.id })),
+      ]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+      expectError(
+        answers.find((answer) => answer.statusCode === 400)!,
+        400,
+        'TASK_SCHEDULE_PARENT_CYCLE',
+      );
+      const rows = await ctx.database.db
+        .select({ id: taskSchedules.id, parentId: taskSchedules.parentId })
+        .from(taskSchedules)
+        .where(inArray(taskSchedules.id, [first.id, second.id]));
+      expect(rows.filter((row) => row.parentId !== null)).toHaveLength(1);
+    }
+  });
+
+  it('checks concurrent creates in turn, so together they cannot pass the maximum depth', async () => {
+    let parent = await create({ name: 'Depth 1', interval: { count: 5, unit: 'day' } });
+    for (let level = 2; level <= 4; level++) {
+      parent = await create({
+        name: `Depth ${level}`,
+        interval: { count: 6 - level, unit: 'day' },
+        parentId: parent.id,
+      });
+    }
+    // Two fifth levels are fine side by side; a sixth below a fifth being created at the same time is not.
+    const fifth = await create({ name: 'Depth 5', interval: { count: 1, unit: 'day' }, parentId: parent.id });
+    const [sixth, otherFifth] = await Promise.all([
+      call(
+        'POST',
+        '/task-schedule',
+        editor,
+        input({ name: 'Depth 6', interval: { count: 1, unit: 'hour' }, parentId: fifth.id }),
+      ),
+      call(
+        'POST',
+        '/task-schedule',
+        editor,
+        input({ name: 'Depth 5 too', interval: { count: 1, unit: 'day' }, parentId: parent.id }),
+      ),
+    ]);
+    expectError(sixth, 400, 'TASK_SCHEDULE_TOO_MANY_LEVELS');
+    expect(otherFifth.statusCode, otherFifth.body).toBe(201);
+  });
+
+  it('counts the tasks each schedule created in a timeframe, and their states now', async () => {
+    const db = ctx.database.db;
+    const hourly = await create({ name: 'Counted hourly', interval: { count: 1, unit: 'hour' } });
+    const idle = await create({ name: 'Counted idle' });
+    // Three runs make three tasks; then their run times are moved to fixed distances before now.
+    const start = new Date(SOON).getTime();
+    for (let run = 0; run < 3; run++) await runDueSchedules(db, new Date(start + run * 3_600_000 + 60_000));
+    const runs = await db
+      .select()
+      .from(taskScheduleRuns)
+      .where(eq(taskScheduleRuns.scheduleId, hourly.id))
+      .orderBy(taskScheduleRuns.scheduledFor);
+    expect(runs).toHaveLength(3);
+    const now = Date.now();
+    const ago = [2 * 3_600_000, 3 * DAY, 40 * DAY];
+    for (const [index, run] of runs.entries()) {
+      await db
+        .update(taskScheduleRuns)
+        .set({ ranAt: new Date(now - ago[2 - index]!) })
+        .where(eq(taskScheduleRuns.id, run.id));
+    }
+    await db
+      .update(taskSchedules)
+      .set({ lastRanAt: new Date(now - ago[0]!) })
+      .where(eq(taskSchedules.id, hourly.id));
+    // The newest task is overdue, the middle one closed.
+    await db
+      .update(tickets)
+      .set({ dueDate: new Date(now - 60_000) })
+      .where(eq(tickets.id, runs[2]!.ticketId!));
+    await db.update(tickets).set({ state: 'CLOSED' }).where(eq(tickets.id, runs[1]!.ticketId!));
+
+    const counts = async (timeframe: string) => {
+      const response = await call('GET', `/task-schedules/task-counts?timeframe=${timeframe}`, viewer);
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.json() as {
+        from: string | null;
+        items: { scheduleId: string; created: number; open: number; closed: number; overdue: number }[];
+      };
+      return { from: body.from, of: (id: string) => body.items.find((item) => item.scheduleId === id) };
+    };
+    const day = await counts('LAST_24_HOURS');
+    expect(day.of(hourly.id)).toMatchObject({ created: 1, open: 1, closed: 0, overdue: 1 });
+    expect(day.of(idle.id)).toMatchObject({ created: 0, open: 0, closed: 0, overdue: 0 });
+    expect((await counts('SINCE_LAST_RUN')).of(hourly.id)).toMatchObject({ created: 1, overdue: 1 });
+    expect((await counts('LAST_7_DAYS')).of(hourly.id)).toMatchObject({ created: 2, open: 1, closed: 1 });
+    expect((await counts('LAST_90_DAYS')).of(hourly.id)).toMatchObject({
+      created: 3,
+      open: 2,
+      closed: 1,
+      overdue: 1,
+    });
+    // Calendar timeframes count the runs that fall in them.
+    for (const timeframe of ['PREVIOUS_MONTH', 'PREVIOUS_QUARTER'] as const) {
+      const range = taskScheduleTimeframeRange(timeframe, new Date())!;
+      const inside = ago.filter((gap) => now - gap >= range.from.getTime() && now - gap < range.to.getTime());
+      const answer = await counts(timeframe);
+      expect(answer.from).toBe(range.from.toISOString());
+      expect(answer.of(hourly.id)!.created).toBe(inside.length);
+    }
+    expect((await call('GET', '/task-schedules/task-counts?timeframe=LAST_YEAR', viewer)).statusCode).toBe(
+      400,
+    );
+    // Another organisation's schedules are not counted there.
+    const theirs = await call('GET', '/task-schedules/task-counts', stranger, undefined, otherOrgId);
+    expect(
+      (theirs.json() as { items: { scheduleId: string }[] }).items.map((item) => item.scheduleId),
+    ).not.toContain(hourly.id);
   });
 
   it('pauses, resumes, deletes and restores', async () => {

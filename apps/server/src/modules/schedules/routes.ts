@@ -7,6 +7,8 @@ import {
   taskScheduleListSchema,
   taskScheduleSchema,
   taskScheduleStateInputSchema,
+  taskScheduleTaskCountsQuerySchema,
+  taskScheduleTaskCountsSchema,
 } from '@vigil/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -25,6 +27,7 @@ import {
   replaceLibrarySchedule,
   replaceSchedule,
   type Actor,
+  scheduleTaskCounts,
 } from './service';
 
 const idParams = orgParamsSchema.extend({ id: z.uuid() });
@@ -74,6 +77,26 @@ export const taskScheduleRoutes =
         },
       },
       async (request) => listSchedules(db, accessOf(request).org.id, request.query),
+    );
+
+    app.get(
+      '/api/org/:orgId/task-schedules/task-counts',
+      {
+        config: VIEW,
+        schema: {
+          tags: TAGS,
+          summary: 'Tasks each schedule created in a timeframe',
+          description:
+            "The task-schedule dashboard. `timeframe` SINCE_LAST_RUN (from each schedule's last run), LAST_24_HOURS, " +
+            'LAST_7_DAYS (default), LAST_30_DAYS, LAST_90_DAYS, PREVIOUS_MONTH or PREVIOUS_QUARTER (calendar, UTC). ' +
+            'For every schedule not deleted, by name: the tasks its runs created in the timeframe (`created`) and how ' +
+            'many of them are now open, closed, and open past their due date (`overdue`).',
+          params: orgParamsSchema,
+          querystring: taskScheduleTaskCountsQuerySchema,
+          response: { 200: taskScheduleTaskCountsSchema },
+        },
+      },
+      async (request) => scheduleTaskCounts(db, accessOf(request).org.id, request.query.timeframe),
     );
 
     app.get(

@@ -1,6 +1,9 @@
 import type { libraryTaskScheduleInputSchema, taskScheduleInputSchema } from '@vigil/contracts';
 import {
   TASK_SCHEDULE_MAX_LEVELS,
+  taskScheduleTimeframeRange,
+  type TaskScheduleTaskCounts,
+  type TaskScheduleTimeframe,
   type TaskSchedule,
   type TaskScheduleCopyResult,
   type TaskScheduleInterval,
@@ -25,8 +28,10 @@ import {
   findTaskSchedule,
   insertTaskSchedule,
   levelsBelow,
+  lockOrgFamilies,
   listTaskSchedules,
   scheduleNames,
+  taskCountsOf,
   updateTaskSchedule,
   type NewTaskSchedule,
   type TaskScheduleRow,
@@ -312,8 +317,9 @@ export async function getSchedule(db: Db, orgId: string | null, id: string): Pro
 
 export async function createSchedule(db: Db, actor: Actor, input: Input): Promise<TaskSchedule> {
   const orgId = actor.access.org.id;
-  const values = await checkedValues(db, actor, input);
   const row = await db.transaction(async (tx) => {
+    await lockOrgFamilies(tx, orgId);
+    const values = await checkedValues(tx, actor, input);
     const row = await insertTaskSchedule(tx, { ...values, orgId, createdBy: actor.access.user.id });
     await audit(tx, actor, orgId, 'task-schedule.created', row.id, { after: snapshot(row) });
     return row;
@@ -323,10 +329,12 @@ export async function createSchedule(db: Db, actor: Actor, input: Input): Promis
 
 export async function replaceSchedule(db: Db, actor: Actor, id: string, input: Input): Promise<TaskSchedule> {
   const orgId = actor.access.org.id;
-  const before = await scheduleOf(db, orgId, id);
-  if (before.state === 'DELETED') throw taskScheduleNotFound();
-  const values = await checkedValues(db, actor, input, before);
   await db.transaction(async (tx) => {
+    await lockOrgFamilies(tx, orgId);
+    // Read under the lock: the family rules hold against what concurrent changes committed.
+    const before = await scheduleOf(tx, orgId, id);
+    if (before.state === 'DELETED') throw taskScheduleNotFound();
+    const values = await checkedValues(tx, actor, input, before);
     const row = await updateTaskSchedule(tx, id, values);
     await audit(tx, actor, orgId, 'task-schedule.updated', id, {
       before: snapshot(before),
@@ -490,4 +498,21 @@ export async function copyLibrarySchedule(
     });
     return result;
   });
+}
+
+/** The task-schedule dashboard: tasks each schedule created in the timeframe, and their states now. */
+export async function scheduleTaskCounts(
+  db: Db,
+  orgId: string,
+  timeframe: TaskScheduleTimeframe,
+  now = new Date(),
+): Promise<TaskScheduleTaskCounts> {
+  const range = taskScheduleTimeframeRange(timeframe, now);
+  const rows = await taskCountsOf(db, orgId, { from: range?.from ?? null, to: range?.to ?? now }, now);
+  return {
+    timeframe,
+    from: range ? range.from.toISOString() : null,
+    to: (range?.to ?? now).toISOString(),
+    items: rows.map((row) => ({ ...row, lastRanAt: iso(row.lastRanAt) })),
+  };
 }

@@ -1,5 +1,13 @@
 import fastifyMultipart from '@fastify/multipart';
 import {
+  TICKET_SEARCH_EVENTS_KEPT,
+  TICKET_SEARCHES_LIMIT,
+  ticketSearchInputSchema,
+  ticketSearchSchema,
+  ACTIVITY_LOG_TYPES,
+  ACTIVITY_NOTE_MAX_LENGTH,
+  activityNoteInputSchema,
+  activityNoteSchema,
   linkedAlertSchema,
   similarIncidentSchema,
   ticketCommentInputSchema,
@@ -15,6 +23,12 @@ import {
   ticketBulkCloseSchema,
   TICKET_BULK_CLOSE_MAX,
   universalTicketListSchema,
+  ticketDraftInputSchema,
+  ticketDraftListQuerySchema,
+  ticketDraftListSchema,
+  ticketDraftSchema,
+  ticketDraftUpdateSchema,
+  ticketDraftVersionSchema,
   ticketTemplateInputSchema,
   ticketTemplateSchema,
   TICKET_TEMPLATE_MAX_TASKS,
@@ -35,6 +49,7 @@ import { spoolUploadedFiles, UploadRefusedError, type SpooledUpload } from '../.
 import { alertsOfTicket } from '../alerts/service';
 import {
   addComment,
+  addTicketNote,
   addTicketFiles,
   changeTicketState,
   claimTicket,
@@ -45,14 +60,17 @@ import {
   listTickets,
   removeTicketFile,
   ticketFileContent,
+  ticketNotes,
   ticketView,
   updateTicket,
   type Actor,
   type TicketDeps,
 } from './service';
+import { attachTicketSearch, removeTicketSearch, ticketSearchList } from './searches';
 import { similarIncidents } from './similar';
 import { createTemplate, deleteTemplate, listTemplates, replaceTemplate } from './templates';
-import { bulkCloseTickets, listUniversalTickets } from './universal';
+import { createDraft, deleteDraft, getDraft, replaceDraft, submitDraft } from './drafts';
+import { bulkCloseTickets, listUniversalDrafts, listUniversalTickets, TICKET_PERMISSIONS } from './universal';
 
 const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(64) });
 const fileParams = refParams.extend({ fileId: z.uuid() });
@@ -298,6 +316,108 @@ export const ticketRoutes =
             .send(await addComment(deps, actorOf(request), kind, request.params.ref, request.body.body)),
       );
 
+      app.get(
+        `/api/org/:orgId/${one}/:ref/notes`,
+        {
+          config: VIEW,
+          schema: {
+            tags: TAGS,
+            summary: `The activity log's notes on ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              'The timeline: top-level notes newest first, each with its replies oldest first, with author, time ' +
+              `and log type. ${ONE(label)}`,
+            params: refParams,
+            response: { 200: z.array(activityNoteSchema) },
+          },
+        },
+        async (request) => ticketNotes(db, accessOf(request), kind, request.params.ref),
+      );
+
+      app.post(
+        `/api/org/:orgId/${one}/:ref/notes`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Add a note or a reply to the activity log of ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              `\`body\` 1 to ${ACTIVITY_NOTE_MAX_LENGTH} characters after trimming; \`logType\` ` +
+              `${ACTIVITY_LOG_TYPES.join(', ')} (default NOTE); \`parentId\` names the top-level note replied to: a ` +
+              'note of this ticket (400 ACTIVITY_NOTE_INVALID_PARENT), not itself a reply (400 ' +
+              `ACTIVITY_NOTE_REPLY_TO_REPLY). Needs no version. Answers the timeline. ${ONE(label)}`,
+            params: refParams,
+            body: activityNoteInputSchema,
+            response: { 201: z.array(activityNoteSchema) },
+          },
+        },
+        async (request, reply) =>
+          reply
+            .status(201)
+            .send(await addTicketNote(db, actorOf(request), kind, request.params.ref, request.body)),
+      );
+
+      const SEARCHES =
+        `Needs EVENT_VIEW too (403 PERMISSION_DENIED). A search keeps the first ${TICKET_SEARCH_EVENTS_KEPT} matching ` +
+        "events, copied when attached (under the attaching user's data restrictions), so they stay when the events " +
+        'age out; a viewer with data restrictions sees only kept events their restrictions show today, and ' +
+        '`hiddenCount` counts the rest.';
+
+      app.get(
+        `/api/org/:orgId/${one}/:ref/searches`,
+        {
+          config: VIEW,
+          schema: {
+            tags: TAGS,
+            summary: `Event searches attached to ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description: `Oldest first. ${SEARCHES} ${ONE(label)}`,
+            params: refParams,
+            response: { 200: z.array(ticketSearchSchema) },
+          },
+        },
+        async (request) => ticketSearchList(db, accessOf(request), kind, request.params.ref),
+      );
+
+      app.post(
+        `/api/org/:orgId/${one}/:ref/searches`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Attach an event search to ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              '`query` in the query language (400 SEARCH_INVALID_QUERY), and `begin` and `end` (ISO) or `intervalType` ' +
+              `(default the last 24 hours) with the search's range rules. At most ${TICKET_SEARCHES_LIMIT} searches per ` +
+              `ticket (400 TICKET_SEARCH_TOO_MANY). The history names the query. Answers the ticket's searches. ` +
+              `${SEARCHES} ${ONE(label)}`,
+            params: refParams,
+            body: ticketSearchInputSchema,
+            response: { 201: z.array(ticketSearchSchema) },
+          },
+        },
+        async (request, reply) =>
+          reply
+            .status(201)
+            .send(await attachTicketSearch(deps, actorOf(request), kind, request.params.ref, request.body)),
+      );
+
+      app.delete(
+        `/api/org/:orgId/${one}/:ref/searches/:searchId`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `Remove an event search from ${label === 'incident' ? 'an' : 'a'} ${label}`,
+            description:
+              `Its kept events go with it. 404 TICKET_SEARCH_NOT_FOUND for searches not of this ticket. ` +
+              `Answers the ticket's searches. ${ONE(label)}`,
+            params: refParams.extend({ searchId: z.uuid() }),
+            response: { 200: z.array(ticketSearchSchema) },
+          },
+        },
+        async (request) =>
+          removeTicketSearch(deps, actorOf(request), kind, request.params.ref, request.params.searchId),
+      );
+
       app.post(
         `/api/org/:orgId/${one}/:ref/links`,
         {
@@ -465,6 +585,136 @@ export const ticketRoutes =
         async (request) => bulkCloseTickets(deps, accessOf(request).user, request.ip, kind, request.body),
       );
     }
+
+    // The feature gates the inbox's list; a draft itself is the organisation's, for its engineers.
+    const DRAFTS = { access: { permission: 'TRAC_ENGINEER' as const } };
+    const DRAFT_INBOX = {
+      access: { permission: 'TRAC_ENGINEER' as const, feature: 'universalTicketInbox' as const },
+    };
+    const draftParams = orgParamsSchema.extend({ id: z.uuid() });
+    const DRAFT_FIELDS =
+      '`kind` incident or task, `title` (1 to 200 characters), `description`, `ownerId`, `watcherIds`, `dueDate`, ' +
+      '`slaDate` and `externalId`, all but kind and title optional. People and dates are checked when the draft ' +
+      'is submitted, not while it is saved.';
+    const DRAFT_ONE = '404 TICKET_DRAFT_NOT_FOUND for drafts of other organisations.';
+    const DRAFT_VERSION =
+      '`version` is the version read: 409 TICKET_MODIFIED when the draft changed (or was submitted) meanwhile.';
+
+    app.get(
+      '/api/org/:orgId/universal-inbox/drafts',
+      {
+        config: DRAFT_INBOX,
+        schema: {
+          tags: TAGS,
+          summary: 'Ticket drafts of every organisation the user is an engineer in',
+          description:
+            "The universal ticket inbox's drafts (feature universalTicketInbox, TRAC_ENGINEER in this organisation): " +
+            "the drafts of the user's home organisation and those they are authorised for, only where they hold " +
+            'TRAC_ENGINEER, last changed first; each names its organisation, and `orgs` lists the organisations read. ' +
+            'Filters `kind` and `q` (part of the title or description). Paged by pageSize and pageNumber.',
+          params: orgParamsSchema,
+          querystring: ticketDraftListQuerySchema,
+          response: { 200: ticketDraftListSchema },
+        },
+      },
+      async (request) => listUniversalDrafts(db, accessOf(request).user, request.query),
+    );
+
+    app.post(
+      '/api/org/:orgId/ticket-draft',
+      {
+        config: DRAFTS,
+        schema: {
+          tags: TAGS,
+          summary: 'Save a ticket draft',
+          description: `A ticket not yet submitted, kept by the organisation for its engineers. ${DRAFT_FIELDS}`,
+          params: orgParamsSchema,
+          body: ticketDraftInputSchema,
+          response: { 201: ticketDraftSchema },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await createDraft(db, actorOf(request), request.body)),
+    );
+
+    app.get(
+      '/api/org/:orgId/ticket-draft/:id',
+      {
+        config: DRAFTS,
+        schema: {
+          tags: TAGS,
+          summary: 'One ticket draft',
+          description: DRAFT_ONE,
+          params: draftParams,
+          response: { 200: ticketDraftSchema },
+        },
+      },
+      async (request) => getDraft(db, actorOf(request), request.params.id),
+    );
+
+    app.put(
+      '/api/org/:orgId/ticket-draft/:id',
+      {
+        config: DRAFTS,
+        schema: {
+          tags: TAGS,
+          summary: 'Change a ticket draft',
+          description: `Replaces every field. ${DRAFT_FIELDS} ${DRAFT_VERSION} ${DRAFT_ONE}`,
+          params: draftParams,
+          body: ticketDraftUpdateSchema,
+          response: { 200: ticketDraftSchema },
+        },
+      },
+      async (request) => replaceDraft(db, actorOf(request), request.params.id, request.body),
+    );
+
+    app.post(
+      '/api/org/:orgId/ticket-draft/:id/submit',
+      {
+        config: DRAFTS,
+        schema: {
+          tags: TAGS,
+          summary: 'Submit a ticket draft: it becomes a ticket',
+          description:
+            'Creates the incident or task by the rules of creation (INCIDENT_EDIT or TASK_EDIT, 403 PERMISSION_DENIED; ' +
+            'owner and watchers of the organisation, 400 TICKET_INVALID_OWNER or TICKET_INVALID_WATCHER; due date not ' +
+            'in the past, 400 TICKET_INVALID_DUE_DATE) with its slug, and removes the draft in the same transaction: ' +
+            `a refused submit keeps the draft, and a draft becomes one ticket once. ${DRAFT_VERSION} ${DRAFT_ONE}`,
+          params: draftParams,
+          body: ticketDraftVersionSchema,
+          response: { 201: ticketDetailSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            await submitDraft(
+              deps,
+              actorOf(request),
+              request.params.id,
+              request.body.version,
+              (kind) => TICKET_PERMISSIONS[kind].edit,
+            ),
+          ),
+    );
+
+    app.delete(
+      '/api/org/:orgId/ticket-draft/:id',
+      {
+        config: DRAFTS,
+        schema: {
+          tags: TAGS,
+          summary: 'Delete a ticket draft',
+          description: `For good. ${DRAFT_VERSION} ${DRAFT_ONE}`,
+          params: draftParams,
+          body: ticketDraftVersionSchema,
+        },
+      },
+      async (request, reply) => {
+        await deleteDraft(db, actorOf(request), request.params.id, request.body.version);
+        return reply.status(204).send();
+      },
+    );
 
     const TEMPLATES = { access: { permission: 'TRAC_USER' as const } };
     const templateParams = orgParamsSchema.extend({ id: z.uuid() });

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
+  type ActivityNote,
+  type ActivityNoteInput,
   TICKET_CSV_MAX_ROWS,
   TICKET_FILES_LIMIT,
   TICKET_INITIAL_STATE,
@@ -23,6 +25,7 @@ import { csvLine } from '../../platform/csv';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import type { SendMail } from '../../platform/mail';
 import type { SpooledFile } from '../../platform/uploads';
+import { addNote, listNotes } from '../metadata/notes';
 import { checkedContentType, safeFileName } from './file-types';
 import { findTemplate } from './templates';
 import {
@@ -278,7 +281,7 @@ function automaticState(kind: TicketKind, state: string, ownerId: string | null)
 // ---------------------------------------------------------------------------------------------------
 // Changes: each in one transaction with its history and audit row, e-mail after the commit
 
-interface Change {
+export interface Change {
   action: string;
   details: Record<string, unknown>;
   /** One line for the e-mail. */
@@ -337,6 +340,8 @@ export async function createTicket(
   actor: Actor,
   kind: TicketKind,
   input: TicketCreateInput,
+  /** More work in the ticket's transaction (a submitted draft is removed there). */
+  within?: (tx: Db, ticket: TicketRow) => Promise<void>,
 ): Promise<TicketDetail> {
   const { db } = deps;
   const orgId = actor.access.org.id;
@@ -372,6 +377,7 @@ export async function createTicket(
         parentId: created.id,
       });
     }
+    await within?.(tx, created);
     return created;
   });
   await notify(deps, actor, row.id, [{ action: 'created', details: {}, summary: 'created' }]);
@@ -416,7 +422,7 @@ async function lockedAt(tx: Db, orgId: string, id: string, version?: number): Pr
  * given), `work` applied and its change recorded in the history and audit; after the commit the owner
  * and watchers hear of it. Answers the ticket as it is now.
  */
-async function commitChange(
+export async function commitChange(
   deps: TicketDeps,
   actor: Actor,
   kind: TicketKind,
@@ -846,3 +852,35 @@ export async function openScheduledTask(
 
 /** Whether a user may own or watch tickets of the organisation (for objects that create tickets). */
 export const mayHoldTickets = (db: Db, orgId: string, userId: string) => isActiveOrgPerson(db, orgId, userId);
+
+// ---------------------------------------------------------------------------------------------------
+// The activity log's notes on a ticket
+
+const noteTarget = (orgId: string, row: TicketRow) => ({ orgId, objectType: row.kind, objectId: row.id });
+
+/** The ticket's timeline of notes and replies. */
+export async function ticketNotes(
+  db: Db,
+  access: AccessContext,
+  kind: TicketKind,
+  ref: string,
+): Promise<ActivityNote[]> {
+  const { row } = await ticketView(db, access.org.id, kind, ref);
+  return listNotes(db, noteTarget(access.org.id, row));
+}
+
+/** A note or a reply on the ticket's timeline; answers the timeline as it is now. */
+export async function addTicketNote(
+  db: Db,
+  actor: Actor,
+  kind: TicketKind,
+  ref: string,
+  input: ActivityNoteInput,
+): Promise<ActivityNote[]> {
+  const orgId = actor.access.org.id;
+  const { row } = await ticketView(db, orgId, kind, ref);
+  await db.transaction((tx) =>
+    addNote(tx, noteTarget(orgId, row), { userId: actor.access.user.id, ip: actor.ip }, input),
+  );
+  return listNotes(db, noteTarget(orgId, row));
+}

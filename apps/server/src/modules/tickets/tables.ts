@@ -194,3 +194,55 @@ export const ticketTemplates = pgTable(
   },
   (table) => [uniqueIndex('ticket_templates_org_name').on(table.orgId, sql`lower(${table.name})`)],
 );
+
+/**
+ * Drafts of tickets (the universal inbox's drafts): not yet tickets, so no slug or state. Submitting
+ * one creates the ticket by the rules of creation and removes the draft in the same transaction.
+ */
+export const ticketDrafts = pgTable(
+  'ticket_drafts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    title: text().notNull(),
+    description: text().notNull().default(''),
+    ownerId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    watcherIds: jsonb().$type<string[]>().notNull().default([]),
+    dueDate: timestamp({ withTimezone: true }),
+    slaDate: timestamp({ withTimezone: true }),
+    externalId: text(),
+    version: integer().notNull().default(1),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index().on(table.orgId, table.modifiedOn)],
+);
+
+/**
+ * Event searches attached to a ticket: the query and range, and the first matching events copied at
+ * attach time, so they stay with the ticket after the events themselves age out.
+ */
+export const ticketSearches = pgTable(
+  'ticket_searches',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    ticketId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    query: text().notNull(),
+    begin: timestamp({ withTimezone: true }).notNull(),
+    end: timestamp({ withTimezone: true }).notNull(),
+    /** Events matching when attached; `events` keeps the first of them. */
+    total: integer().notNull(),
+    events: jsonb().$type<Record<string, unknown>[]>().notNull().default([]),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index().on(table.ticketId, table.createdOn)],
+);

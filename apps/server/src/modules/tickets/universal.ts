@@ -2,6 +2,7 @@ import type {
   Permission,
   TicketBulkCloseInput,
   TicketBulkCloseResult,
+  TicketDraftList,
   TicketKind,
   UniversalTicketList,
 } from '@vigil/contracts';
@@ -10,6 +11,7 @@ import { accessContextOf, refusalFor, type AccessContext, type SessionUser } fro
 import { AppError } from '../../platform/errors';
 import { listUserOrgs } from '../orgs/repo';
 import { loadOrgAccess } from '../users/access';
+import { listDrafts } from './drafts';
 import { findTicketView } from './repo';
 import { changeTicketState, pageOfTickets, toTicket, type TicketDeps, type TicketPageQuery } from './service';
 
@@ -65,6 +67,22 @@ export async function listUniversalTickets(
     total,
     orgs,
   };
+}
+
+/**
+ * The drafts of every organisation where the user holds TRAC_ENGINEER (drafts are for the provider's
+ * engineers), never another.
+ */
+export async function listUniversalDrafts(
+  db: Db,
+  user: SessionUser,
+  query: Parameters<typeof listDrafts>[2],
+): Promise<TicketDraftList> {
+  const orgs = [...(await accessByOrg(db, user)).values()]
+    .filter((access) => refusalFor({ permission: 'TRAC_ENGINEER' }, access) === null)
+    .map((access) => ({ id: access.org.id, name: access.org.name }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return listDrafts(db, orgs, query);
 }
 
 /**

@@ -37,18 +37,23 @@ import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { schedulePath, schedulesKey, taskSchedulesQuery, type ScheduleScope } from './api';
 import { TaskScheduleDialog } from './schedule-dialog';
+import { TaskCounts } from './task-counts';
 
 /** Task schedules (/task-schedules) and library task schedules (/library-task-schedules). */
 export function TaskSchedulesPage({ scope, creating = false }: { scope: ScheduleScope; creating?: boolean }) {
   const { t } = useTranslation();
   const canView = useHasPermission('TASK_SCHEDULE_VIEW');
+  const orgId = useCurrentOrgId();
   return (
     <GatedPage
       title={t(scope === 'library' ? 'taskSchedules.libraryTitle' : 'taskSchedules.title')}
       allowed={canView}
       maw={1200}
     >
-      <ScheduleList scope={scope} creating={creating} />
+      <Stack gap="xl">
+        <ScheduleList scope={scope} creating={creating} />
+        {scope === 'org' && orgId && <TaskCounts orgId={orgId} />}
+      </Stack>
     </GatedPage>
   );
 }

@@ -35,6 +35,7 @@ import { GatedPage } from '../../shell/gated-page';
 import { QueryStates } from '../../shell/query-status';
 import { CreateTicketDialog } from './create-ticket-dialog';
 import { TicketLink, TicketStateBadge, useTicketPeople } from './ticket-badges';
+import { TicketNotes, TicketSearches } from './ticket-activity';
 import { TicketFiles } from './ticket-files';
 import { linkedAlertsQuery, similarIncidentsQuery, ticketPath, ticketQuery, ticketsKey } from './tickets';
 import { EDIT_PERMISSION, VIEW_PERMISSION } from './tickets-page';
@@ -439,6 +440,12 @@ function TicketDetails({ orgId, ticket }: { orgId: string; ticket: TicketDetail 
       <Section title={t('tickets.files')}>
         <TicketFiles path={path} ticket={ticket} canEdit={canEdit} onChanged={refresh} />
       </Section>
+      <Section title={t('tickets.notes.title')}>
+        <TicketNotes orgId={orgId} kind={kind} path={path} slug={ticket.slug} canEdit={canEdit} />
+      </Section>
+      <Section title={t('tickets.searches.title')}>
+        <TicketSearches orgId={orgId} kind={kind} path={path} slug={ticket.slug} canEdit={canEdit} />
+      </Section>
       <Section title={t('tickets.history')}>
         <Table>
           <Table.Thead>
@@ -492,6 +499,7 @@ function describeHistory(t: Translate, action: string, details: Record<string, u
     parts.push(`${t(`tickets.states.${state.from}`)} → ${t(`tickets.states.${state.to}`)}`);
   }
   if (typeof details.resolution === 'string') parts.push(details.resolution);
+  if (typeof details.query === 'string') parts.push(details.query || '*');
   return parts.join(' · ');
 }
 

@@ -1,4 +1,5 @@
 import { createLazyRoute } from '@tanstack/react-router';
+import { DraftsPage } from './drafts-page';
 import { TicketPage } from './ticket-page';
 import { TicketTemplatesPage } from './ticket-templates-page';
 import { TicketsPage } from './tickets-page';
@@ -32,6 +33,10 @@ export const universalIncidentsRoute = createLazyRoute('/universal-ticket-inbox/
 
 export const universalTasksRoute = createLazyRoute('/universal-ticket-inbox/task')({
   component: () => <UniversalInboxPage kind="task" />,
+});
+
+export const universalDraftsRoute = createLazyRoute('/universal-ticket-inbox/draft')({
+  component: DraftsPage,
 });
 
 export const ticketTemplatesRoute = createLazyRoute('/ticket-templates')({ component: TicketTemplatesPage });
