@@ -45,6 +45,19 @@ describe('durable jobs', () => {
     await vi.waitFor(() => expect(seen).toEqual([{ reportId: 'r-1' }]), { timeout: 15_000, interval: 100 });
   });
 
+  it('takes a job sent while the runner is still starting, as a request right after listen does', async () => {
+    const jobs = runner(await testDatabase());
+    const seen: unknown[] = [];
+    jobs.define<{ reportId: string }>({
+      name: 'report.build',
+      handler: async (data) => void seen.push(data),
+    });
+    const started = jobs.start();
+    await jobs.send('report.build', { reportId: 'r-2' });
+    await started;
+    await vi.waitFor(() => expect(seen).toEqual([{ reportId: 'r-2' }]), { timeout: 15_000, interval: 100 });
+  });
+
   it('retries a failing job with back-off until it succeeds', async () => {
     const jobs = runner(await testDatabase());
     const attempts: number[] = [];

@@ -31,6 +31,7 @@ export class JobRunner {
   readonly boss: PgBoss;
   private readonly definitions = new Map<string, JobDefinition<object>>();
   private started = false;
+  private starting?: Promise<void>;
   /** Set once the HTTP server's logger exists. */
   logger?: FastifyBaseLogger;
 
@@ -50,7 +51,16 @@ export class JobRunner {
     this.definitions.set(definition.name, definition as unknown as JobDefinition<object>);
   }
 
-  async start(): Promise<void> {
+  /**
+   * The server listens before its jobs start; a request that sends a job in between waits for the
+   * queues instead of failing.
+   */
+  start(): Promise<void> {
+    this.starting ??= this.startQueues();
+    return this.starting;
+  }
+
+  private async startQueues(): Promise<void> {
     await this.boss.start();
     for (const definition of this.definitions.values()) {
       await this.boss.createQueue(definition.name, {
@@ -79,12 +89,14 @@ export class JobRunner {
 
   async send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null> {
     this.assertDefined(name);
+    await this.starting;
     return this.boss.send(name, data, options ?? {});
   }
 
   /** Runs `name` on a cron schedule (one schedule per name; calling again replaces it). */
   async schedule<T extends object>(name: string, cron: string, data?: T, tz = 'UTC'): Promise<void> {
     this.assertDefined(name);
+    await this.starting;
     await this.boss.schedule(name, cron, data ?? {}, { tz });
   }
 
@@ -92,6 +104,7 @@ export class JobRunner {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    this.starting = undefined;
     await this.boss.stop({ graceful: true, close: true, timeout: 30_000 });
   }
 
