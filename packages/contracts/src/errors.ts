@@ -409,6 +409,7 @@ export const ERROR_KEYS = [
   'PENDING_ACTION_NOT_FOUND',
   'PENDING_ACTION_NOT_EXECUTED',
   'ACTION_PROVIDER_FAILED',
+  'TRIGGER_INVALID_ACTION',
 ] as const;
 export type ErrorKey = (typeof ERROR_KEYS)[number];
 

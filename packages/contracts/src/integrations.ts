@@ -296,7 +296,7 @@ export const actionRunSchema = z
     message: 'values or event is required',
   });
 
-export const PENDING_ACTION_STATES = ['PENDING', 'EXECUTED', 'FAILED', 'REVERTED'] as const;
+export const PENDING_ACTION_STATES = ['PENDING', 'RUNNING', 'EXECUTED', 'FAILED', 'REVERTED'] as const;
 export type PendingActionState = (typeof PENDING_ACTION_STATES)[number];
 
 export const pendingActionSchema = z.object({
@@ -307,6 +307,9 @@ export const pendingActionSchema = z.object({
   type: z.enum(ACTION_TYPES),
   /** The account or user acted on. */
   value: z.string(),
+  /** Run for an alert: the trigger and the alert (null when run by hand or the alert was notify-only). */
+  triggerId: z.string().nullable(),
+  alertId: z.string().nullable(),
   state: z.enum(PENDING_ACTION_STATES),
   request: z.record(z.string(), z.unknown()).nullable(),
   response: z.record(z.string(), z.unknown()).nullable(),

@@ -48,7 +48,14 @@ export type TriggerLibraryGroup = z.infer<typeof triggerLibraryGroupSchema>;
  * Its saved query and sequence steps are library queries, which every organisation sees.
  */
 export const libraryTriggerInputSchema = triggerInputSchema
-  .omit({ ticketOwnerId: true, watcherIds: true, scheduleId: true, managedBy: true, confirmArchive: true })
+  .omit({
+    ticketOwnerId: true,
+    watcherIds: true,
+    scheduleId: true,
+    actionIds: true,
+    managedBy: true,
+    confirmArchive: true,
+  })
   .extend({ groupId: z.uuid() });
 export type LibraryTriggerInput = z.input<typeof libraryTriggerInputSchema>;
 export type LibraryTriggerFields = z.output<typeof libraryTriggerInputSchema>;

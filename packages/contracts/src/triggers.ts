@@ -52,6 +52,8 @@ export const TRIGGER_MAX_RECIPIENTS = 50;
 export const TRIGGER_MAX_HEADERS = 20;
 export const TRIGGER_HEADER_VALUE_MAX_LENGTH = 998;
 export const TRIGGER_MAX_LABELS = 20;
+/** Actions (of the organisation's action integrations) a trigger runs for each alert it raises. */
+export const TRIGGER_MAX_ACTIONS = 10;
 export const TRIGGER_LABEL_MAX_LENGTH = 50;
 export const TRIGGER_MAX_IMPORTANT_FIELDS = 20;
 export const TRIGGER_MAX_WATCHERS = 50;
@@ -94,6 +96,11 @@ export const triggerInputSchema = z.object({
   emailDigest: z.boolean().default(false),
   labels: z.array(z.string().trim().min(1).max(TRIGGER_LABEL_MAX_LENGTH)).max(TRIGGER_MAX_LABELS).default([]),
   scheduleId: z.uuid().nullish(),
+  /**
+   * Actions run for each alert (feature automatedIntervention); each value becomes a pending action.
+   * Left out on a change, the trigger keeps its actions.
+   */
+  actionIds: z.array(z.uuid()).max(TRIGGER_MAX_ACTIONS).optional(),
   inTest: z.boolean().default(false),
   /** OPS: only provider staff may change the trigger (and set this). Unchanged when omitted. */
   managedBy: z.enum(TRIGGER_MANAGED_BY).optional(),
@@ -132,6 +139,7 @@ export const triggerSchema = z.object({
   emailDigest: z.boolean(),
   labels: z.array(z.string()),
   scheduleId: z.string().nullable(),
+  actionIds: z.array(z.string()),
   state: z.enum(TRIGGER_STATES),
   disabledReason: z.enum(TRIGGER_DISABLED_REASONS).nullable(),
   disabledUntil: z.string().nullable(),

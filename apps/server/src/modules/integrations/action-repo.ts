@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { actionIntegrations, actions, pendingActions } from './tables';
 
@@ -142,14 +142,38 @@ export async function findPendingAction(db: Db, orgId: string, id: string) {
   return row;
 }
 
-export async function listPendingActions(db: Db, orgId: string, page: { limit: number; offset: number }) {
-  const where = eq(pendingActions.orgId, orgId);
+/** Claims the oldest queued pending action of any organisation (RUNNING), skipping ones being claimed. */
+export async function claimQueuedAction(db: Db) {
+  const [row] = await db
+    .update(pendingActions)
+    .set({ state: 'RUNNING' })
+    .where(
+      eq(
+        pendingActions.id,
+        sql`(SELECT id FROM ${pendingActions} WHERE ${pendingActions.state} = 'PENDING'
+          ORDER BY ${pendingActions.createdOn} LIMIT 1 FOR UPDATE SKIP LOCKED)`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function listPendingActions(
+  db: Db,
+  orgId: string,
+  page: { limit: number; offset: number },
+  alertId?: string,
+) {
+  const where = and(
+    eq(pendingActions.orgId, orgId),
+    alertId ? eq(pendingActions.alertId, alertId) : undefined,
+  );
   const [items, [total]] = await Promise.all([
     db
       .select()
       .from(pendingActions)
       .where(where)
-      .orderBy(desc(pendingActions.createdOn), desc(pendingActions.id))
+      .orderBy(desc(pendingActions.createdOn), asc(pendingActions.value), desc(pendingActions.id))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: count() }).from(pendingActions).where(where),

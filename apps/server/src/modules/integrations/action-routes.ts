@@ -227,21 +227,28 @@ export const actionRoutes =
         schema: {
           tags: TAGS,
           summary: 'Pending actions',
-          description: 'Newest first, with their requests and responses. Paged by pageSize and pageNumber.',
+          description:
+            'Newest first, with their requests and responses. Paged by pageSize and pageNumber. `alertId` ' +
+            'keeps those queued for one alert: the actions attached to the trigger that raised it, one pending ' +
+            'action per value found in its events, in state PENDING (queued), RUNNING, EXECUTED, FAILED (with ' +
+            'why) or REVERTED.',
           params: orgParamsSchema,
           querystring: z.object({
             pageSize: z.coerce.number().int().min(1).max(100).default(25),
             pageNumber: z.coerce.number().int().min(1).default(1),
+            alertId: z.uuid().optional(),
           }),
           response: { 200: pendingActionListSchema },
         },
       },
       async (request) => {
-        const { pageSize, pageNumber } = request.query;
-        const page = await listPendingActions(db, accessOf(request).org.id, {
-          limit: pageSize,
-          offset: (pageNumber - 1) * pageSize,
-        });
+        const { pageSize, pageNumber, alertId } = request.query;
+        const page = await listPendingActions(
+          db,
+          accessOf(request).org.id,
+          { limit: pageSize, offset: (pageNumber - 1) * pageSize },
+          alertId,
+        );
         return { items: page.items.map(pendingActionJson), total: page.total };
       },
     );

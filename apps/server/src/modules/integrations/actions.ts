@@ -14,12 +14,17 @@ import {
   type PendingAction,
   type PendingActionState,
 } from '@vigil/contracts';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { JobRunner } from '../../platform/jobs';
+import { selectEvents } from '../events/repo';
+import { resolveSort, toEvent } from '../events/service';
 import { recordActivity } from '../../platform/audit/audit';
 import type { SecretBox } from '../../platform/crypto';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { callProvider } from './action-adapters';
 import {
+  claimQueuedAction,
   deleteAction,
   deleteActionIntegration,
   findAction,
@@ -72,6 +77,8 @@ export const pendingActionJson = (row: PendingActionRow): PendingAction => ({
   provider: row.provider as ActionProvider,
   type: row.type as ActionType,
   value: row.value,
+  triggerId: row.triggerId,
+  alertId: row.alertId,
   state: row.state as PendingActionState,
   request: row.request,
   response: row.response,
@@ -289,7 +296,57 @@ async function connectionOf(db: Db, secrets: SecretBox, orgId: string, provider:
   return { ...row, provider, clientSecret: secrets.open(row.clientSecretEncrypted) };
 }
 
+/** The stored events of an alert, with their fields, for the values its actions act on. */
+async function eventsOf(db: Db, orgId: string, stored: RaisedAlert['events']) {
+  if (stored.length === 0) return [];
+  const times = stored.map((event) => new Date(event.ts).getTime());
+  const rows = await selectEvents(
+    db,
+    {
+      orgId,
+      begin: new Date(Math.min(...times)),
+      end: new Date(Math.max(...times)),
+      condition: sql`id = ANY(${sql.param(stored.map((event) => event.id))}::uuid[])`,
+    },
+    resolveSort('timestamp', 'asc'),
+    { limit: stored.length, offset: 0 },
+  );
+  return rows.map((row) => ({ ...toEvent(row) }) as Record<string, unknown>);
+}
+
 const failureOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Calls the provider for a pending action and records EXECUTED with the exchange, or FAILED with why. */
+async function execute(
+  db: Db,
+  orgId: string,
+  connection: Awaited<ReturnType<typeof connectionOf>>,
+  pending: PendingActionRow,
+): Promise<PendingActionRow> {
+  try {
+    const exchange = await callProvider(
+      connection,
+      { type: pending.type as ActionType, value: pending.value, warningCode: pending.warningCode },
+      false,
+    );
+    return (await updatePendingAction(db, orgId, pending.id, {
+      state: 'EXECUTED',
+      executedAt: new Date(),
+      error: null,
+      ...exchange,
+    }))!;
+  } catch (error) {
+    return (await updatePendingAction(db, orgId, pending.id, { state: 'FAILED', error: failureOf(error) }))!;
+  }
+}
+
+const pendingValues = (action: ActionRow) => ({
+  actionId: action.id,
+  actionName: action.name,
+  provider: action.provider,
+  type: action.type,
+  warningCode: action.warningCode,
+});
 
 /**
  * Runs an action: each value (by the multiple-values handling) becomes a pending action that is
@@ -304,43 +361,133 @@ export async function runAction(
 ): Promise<PendingAction[]> {
   const action = await findAction(db, actor.orgId, actionId);
   if (!action) throw notFound('ACTION_NOT_FOUND');
-  const provider = action.provider as ActionProvider;
-  const connection = await connectionOf(db, secrets, actor.orgId, provider);
+  const connection = await connectionOf(db, secrets, actor.orgId, action.provider as ActionProvider);
   const all = input.values ? [...new Set(input.values)] : valuesFromEvent(action.fields, input.event ?? {});
   const results: PendingAction[] = [];
   for (const value of valuesToSend(all, action.multipleValues as ActionMultipleValues)) {
     const pending = await insertPendingAction(db, actor.orgId, {
-      actionId: action.id,
-      actionName: action.name,
-      provider,
-      type: action.type,
-      warningCode: action.warningCode,
+      ...pendingValues(action),
       value,
       state: 'PENDING',
       createdBy: actor.userId,
     });
-    let row: PendingActionRow;
-    try {
-      const exchange = await callProvider(
-        connection,
-        { type: action.type as ActionType, value, warningCode: action.warningCode },
-        false,
-      );
-      row = (await updatePendingAction(db, actor.orgId, pending.id, {
-        state: 'EXECUTED',
-        executedAt: new Date(),
-        ...exchange,
-      }))!;
-    } catch (error) {
-      row = (await updatePendingAction(db, actor.orgId, pending.id, {
-        state: 'FAILED',
-        error: failureOf(error),
-      }))!;
-    }
+    const row = await execute(db, actor.orgId, connection, pending);
     await audit(db, actor, 'action.executed', row.id, { action: action.name, value, state: row.state });
     results.push(pendingActionJson(row));
   }
   return results;
+}
+
+/** 400 TRIGGER_INVALID_ACTION unless every id is an action of the organisation. */
+export async function checkActionIds(db: Db, orgId: string, ids: readonly string[]): Promise<string[]> {
+  const distinct = [...new Set(ids)];
+  const known = new Set((await listActions(db, orgId)).map((action) => action.id));
+  const unknown = distinct.find((id) => !known.has(id));
+  if (unknown) {
+    throw validationFailed('TRIGGER_INVALID_ACTION', 'Actions must be actions of the organisation', {
+      field: 'actionIds',
+      params: { value: unknown },
+    });
+  }
+  return distinct;
+}
+
+/** An alert a trigger run raised: its id when stored (not for notify-only triggers) and its events. */
+export interface RaisedAlert {
+  alertId: string | null;
+  events: { id: string; ts: string }[];
+}
+
+/**
+ * Queues a trigger's actions for the alerts a run raised, in the run's transaction: for each alert
+ * and action, the values its events hold in the action's fields (by the multiple-values handling)
+ * become PENDING pending actions, executed afterwards by `runQueuedActions`. An alert whose events
+ * hold no value to send is recorded FAILED with why; actions deleted since are answered in `missing`.
+ */
+export async function queueAlertActions(
+  db: Db,
+  orgId: string,
+  triggerId: string,
+  actionIds: readonly string[],
+  raised: readonly RaisedAlert[],
+): Promise<{ queued: number; missing: string[] }> {
+  const known = new Map((await listActions(db, orgId)).map((action) => [action.id, action]));
+  const rows: Parameters<typeof insertPendingAction>[2][] = [];
+  const missing = new Set<string>();
+  for (const alert of raised) {
+    const events = await eventsOf(db, orgId, alert.events);
+    for (const actionId of actionIds) {
+      const action = known.get(actionId);
+      const base = { triggerId, alertId: alert.alertId };
+      if (!action) {
+        missing.add(actionId);
+        continue;
+      }
+      const all = [...new Set(events.flatMap((event) => valuesFromEvent(action.fields, event)))];
+      const values = valuesToSend(all, action.multipleValues as ActionMultipleValues);
+      if (values.length === 0) {
+        rows.push({
+          ...base,
+          ...pendingValues(action),
+          value: all.join(', '),
+          state: 'FAILED',
+          error:
+            all.length === 0
+              ? `The alert's events hold no value in ${action.fields.join(', ')}`
+              : `The alert's events hold ${all.length} values and the action sends none when there are several`,
+        });
+        continue;
+      }
+      for (const value of values) rows.push({ ...base, ...pendingValues(action), value, state: 'PENDING' });
+    }
+  }
+  for (const row of rows) await insertPendingAction(db, orgId, row);
+  return { queued: rows.filter((row) => row.state === 'PENDING').length, missing: [...missing] };
+}
+
+/**
+ * Executes queued pending actions, oldest first: each is claimed (RUNNING) before its provider call,
+ * so that two executors never send it twice, and ends EXECUTED or FAILED with its request and
+ * response. A missing integration fails it with the 'contact support' message.
+ */
+export async function runQueuedActions(db: Db, secrets: SecretBox, limit = 500): Promise<number> {
+  let done = 0;
+  while (done < limit) {
+    const pending = await claimQueuedAction(db);
+    if (!pending) break;
+    done++;
+    let row: PendingActionRow;
+    try {
+      const connection = await connectionOf(db, secrets, pending.orgId, pending.provider as ActionProvider);
+      row = await execute(db, pending.orgId, connection, pending);
+    } catch (error) {
+      row = (await updatePendingAction(db, pending.orgId, pending.id, {
+        state: 'FAILED',
+        error: failureOf(error),
+      }))!;
+    }
+    await recordActivity(db, {
+      orgId: pending.orgId,
+      action: 'action.executed',
+      targetType: 'action-integration',
+      targetId: row.id,
+      details: { action: row.actionName, value: row.value, state: row.state, alertId: row.alertId },
+    });
+  }
+  return done;
+}
+
+export const PENDING_ACTIONS_JOB = 'integrations.pending-actions';
+
+/** The `integrations.pending-actions` job: every minute, and sent after a trigger run queues actions. */
+export function defineActionJobs(jobs: JobRunner, db: Db, secrets: SecretBox) {
+  jobs.define({
+    name: PENDING_ACTIONS_JOB,
+    cron: '* * * * *',
+    retry: { retryLimit: 0 },
+    expireInSeconds: 900,
+    handler: async () => void (await runQueuedActions(db, secrets)),
+  });
 }
 
 /**

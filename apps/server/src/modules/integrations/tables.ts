@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   index,
@@ -153,7 +154,11 @@ export const pendingActions = pgTable(
     type: text().notNull(),
     warningCode: integer(),
     value: text().notNull(),
+    /** PENDING (queued), RUNNING (claimed by an executor), EXECUTED, FAILED or REVERTED. */
     state: text().notNull(),
+    /** Queued for an alert: the trigger that raised it and the alert (none when notify-only). */
+    triggerId: uuid(),
+    alertId: uuid(),
     request: jsonb().$type<Record<string, unknown>>(),
     response: jsonb().$type<Record<string, unknown>>(),
     error: text(),
@@ -162,5 +167,11 @@ export const pendingActions = pgTable(
     revertedAt: timestamp({ withTimezone: true }),
     createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('pending_actions_org_created').on(table.orgId, table.createdOn)],
+  (table) => [
+    index('pending_actions_org_created').on(table.orgId, table.createdOn),
+    index('pending_actions_alert').on(table.orgId, table.alertId),
+    index('pending_actions_queued')
+      .on(table.createdOn)
+      .where(sql`${table.state} = 'PENDING'`),
+  ],
 );

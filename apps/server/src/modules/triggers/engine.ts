@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import type { SendMail } from '../../platform/mail';
 import { alerts } from '../alerts/tables';
+import { PENDING_ACTIONS_JOB, queueAlertActions } from '../integrations/actions';
 import { SEARCH_STATEMENT_TIMEOUT_MS } from '../events/service';
 import {
   EvaluationError,
@@ -37,6 +38,13 @@ const MAX_TRIGGERS_PER_TICK = 1000;
 export interface EngineDeps {
   sendMail?: SendMail;
   log?: FastifyBaseLogger;
+  /** Called after a run queued actions, so that they are executed at once rather than at the next minute. */
+  actionsQueued?: () => Promise<void>;
+}
+
+interface RunOutcome {
+  notify: NotifiedAlert[];
+  actionsQueued: number;
 }
 
 type Schedule = typeof triggerSchedules.$inferSelect;
@@ -81,13 +89,35 @@ const titleOf = (trigger: TriggerRow, group: string | null, summary?: boolean, c
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Runs one claimed trigger inside the claiming transaction; answers the alerts to e-mail. */
-async function runTrigger(
+/**
+ * Queues the trigger's actions for the alerts of a run, in a savepoint: a failure is written on the
+ * run and in the log, and never undoes the alerts.
+ */
+async function queueActions(
   tx: Db,
   trigger: TriggerRow,
-  now: Date,
+  runId: string,
+  raised: { alertId: string | null; events: { id: string; ts: string }[] }[],
   deps: EngineDeps,
-): Promise<NotifiedAlert[]> {
+): Promise<number> {
+  let problem: string | null = null;
+  let queued = 0;
+  try {
+    const outcome = await tx.transaction(async (inner) =>
+      queueAlertActions(inner as unknown as Db, trigger.orgId!, trigger.id, trigger.actionIds, raised),
+    );
+    queued = outcome.queued;
+    if (outcome.missing.length > 0) problem = `Actions no longer exist: ${outcome.missing.join(', ')}`;
+  } catch (error) {
+    deps.log?.error({ err: error, triggerId: trigger.id }, 'trigger actions not queued');
+    problem = `Actions not queued: ${errorText(error)}`;
+  }
+  if (problem) await tx.update(triggerRuns).set({ error: problem }).where(eq(triggerRuns.id, runId));
+  return queued;
+}
+
+/** Runs one claimed trigger inside the claiming transaction; answers the alerts to e-mail. */
+async function runTrigger(tx: Db, trigger: TriggerRow, now: Date, deps: EngineDeps): Promise<RunOutcome> {
   const intervalMs = intervalMsOf(trigger);
   const endMs = Math.floor((now.getTime() - INGEST_DELAY_MS) / intervalMs) * intervalMs;
   const startMs = Math.max(trigger.lastWindowEnd?.getTime() ?? endMs - intervalMs, endMs - MAX_CATCH_UP_MS);
@@ -99,9 +129,10 @@ async function runTrigger(
       .set({ nextRunAt, ...values })
       .where(eq(triggers.id, trigger.id));
 
+  const nothing: RunOutcome = { notify: [], actionsQueued: 0 };
   if (startMs >= endMs) {
     await moveOn();
-    return [];
+    return nothing;
   }
   if (trigger.scheduleId) {
     const [schedule] = await tx
@@ -111,7 +142,7 @@ async function runTrigger(
     // The window's last instant decides: outside the schedule it is passed over, no run, no alerts.
     if (schedule && !inSchedule(schedule, new Date(endMs - 1))) {
       await moveOn({ lastWindowEnd: window.end });
-      return [];
+      return nothing;
     }
   }
 
@@ -153,7 +184,7 @@ async function runTrigger(
     }),
   });
   // The window was stored before (a retry after a commit): nothing is raised again.
-  if (!run || raised.length === 0) return [];
+  if (!run || raised.length === 0) return nothing;
 
   const rows = raised.map((alert) => ({
     orgId: trigger.orgId!,
@@ -170,8 +201,20 @@ async function runTrigger(
     events: alert.events,
   }));
   // Notify only: the alerts are e-mailed but not put in the inbox.
-  if (!trigger.notifyOnly) await tx.insert(alerts).values(rows);
-  return rows;
+  const ids = trigger.notifyOnly
+    ? rows.map(() => null)
+    : (await tx.insert(alerts).values(rows).returning({ id: alerts.id })).map((row) => row.id);
+  const actionsQueued =
+    trigger.actionIds.length === 0
+      ? 0
+      : await queueActions(
+          tx,
+          trigger,
+          run.id,
+          rows.map((row, index) => ({ alertId: ids[index] ?? null, events: row.events })),
+          deps,
+        );
+  return { notify: rows, actionsQueued };
 }
 
 /**
@@ -214,10 +257,18 @@ export async function runDueTriggers(db: Db, now: Date, deps: EngineDeps = {}): 
         .for('update', { skipLocked: true });
       if (!trigger) return null;
       await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${SEARCH_STATEMENT_TIMEOUT_MS}`));
-      return { trigger, notify: await runTrigger(tx as unknown as Db, trigger, now, deps) };
+      return { trigger, ...(await runTrigger(tx as unknown as Db, trigger, now, deps)) };
     });
     if (!outcome) break;
     ran++;
+    if (outcome.actionsQueued > 0 && deps.actionsQueued) {
+      try {
+        await deps.actionsQueued();
+      } catch (error) {
+        // The queued actions stay PENDING for the executor's next minute.
+        deps.log?.warn({ err: error, triggerId: outcome.trigger.id }, 'action executor not woken');
+      }
+    }
     if (!deps.sendMail || outcome.notify.length === 0) continue;
     // After the commit: a crash in between loses these e-mails rather than sending them twice.
     try {
@@ -236,6 +287,11 @@ export function defineTriggerJobs(jobs: JobRunner, db: Db, sendMail: SendMail) {
     cron: '* * * * *',
     retry: { retryLimit: 0 },
     expireInSeconds: 900,
-    handler: async () => void (await runDueTriggers(db, new Date(), { sendMail, log: jobs.logger })),
+    handler: async () =>
+      void (await runDueTriggers(db, new Date(), {
+        sendMail,
+        log: jobs.logger,
+        actionsQueued: async () => void (await jobs.send(PENDING_ACTIONS_JOB, {})),
+      })),
   });
 }

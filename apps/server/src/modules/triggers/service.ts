@@ -22,7 +22,8 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { assertDomainEntitled, type AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
-import { AppError, conflict, validationFailed } from '../../platform/errors';
+import { accessDenied, AppError, conflict, validationFailed } from '../../platform/errors';
+import { checkActionIds } from '../integrations/actions';
 import { viewerOf } from '../roles/rules';
 import { findSavedQueryView } from '../saved-queries/repo';
 import { findOrgUser } from '../users/repo';
@@ -72,6 +73,7 @@ export function toJson({ row, savedQueryName, lastRunAt }: TriggerView): Trigger
     emailDigest: row.emailDigest,
     labels: row.labels,
     scheduleId: row.scheduleId,
+    actionIds: row.actionIds,
     state: row.state as TriggerState,
     disabledReason: (row.disabledReason as TriggerDisabledReason | null) ?? null,
     disabledUntil: row.disabledUntil?.toISOString() ?? null,
@@ -119,6 +121,7 @@ export interface TriggerFields {
   emailDigest: boolean;
   labels: string[];
   scheduleId?: string | null;
+  actionIds?: string[];
   inTest: boolean;
 }
 
@@ -293,6 +296,7 @@ export async function normalise(db: Db, orgId: string, input: TriggerFields) {
     emailDigest: input.emailDigest,
     labels: distinct(input.labels),
     scheduleId: input.scheduleId ?? null,
+    actionIds: input.actionIds?.length ? await checkActionIds(db, orgId, input.actionIds) : [],
     inTest: input.inTest,
   } satisfies Partial<NewTrigger>;
 }
@@ -360,6 +364,13 @@ async function assertMayManage(db: Db, access: AccessContext, managedBy: string)
   if (managedBy === 'OPS' && !(await viewerOf(db, access)).providerStaff) throw managedReadOnly();
 }
 
+/** Actions are attached with the automatedIntervention feature only (403 FEATURE_NOT_ENABLED). */
+function assertMayAttachActions(access: AccessContext, actionIds: string[] | undefined) {
+  if (actionIds?.length && !access.features.automatedIntervention) {
+    throw accessDenied('FEATURE_NOT_ENABLED', 'Actions on triggers need the automatedIntervention feature');
+  }
+}
+
 export async function createTrigger(
   db: Db,
   actor: Actor,
@@ -369,6 +380,7 @@ export async function createTrigger(
   assertDomainEntitled(access, input.domain);
   const managedBy = input.managedBy ?? 'CLIENT';
   await assertMayManage(db, access, managedBy);
+  assertMayAttachActions(access, input.actionIds);
   const values = await normalise(db, access.org.id, input);
   return db.transaction(async (tx) => {
     const row = await insertTrigger(tx, {
@@ -416,7 +428,15 @@ export async function updateTriggerFields(
     throw invalidStateChange(before.state, 'EDITED');
   const managedBy = input.managedBy ?? (before.managedBy as TriggerManagedBy);
   await assertMayManage(db, access, managedBy);
-  const values = await normalise(db, access.org.id, input);
+  assertMayAttachActions(access, input.actionIds);
+  const values = await normalise(db, access.org.id, {
+    ...input,
+    // Left out (or without the feature, whose form has no actions), the trigger keeps the ones it had.
+    actionIds:
+      access.features.automatedIntervention && input.actionIds !== undefined
+        ? input.actionIds
+        : before.actionIds,
+  });
   if (!conditionsChanged(before, values)) {
     return db.transaction(async (tx) => {
       const row = await updateTrigger(tx, id, { ...values, managedBy });

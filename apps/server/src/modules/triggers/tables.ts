@@ -104,6 +104,11 @@ export const triggers = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     scheduleId: uuid().references(() => triggerSchedules.id, { onDelete: 'set null' }),
+    /** Actions of the organisation's action integrations, queued for each alert a run raises. */
+    actionIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     /** ACTIVE, PAUSED, DISABLED, DELETED or ARCHIVED. */
     state: text().notNull().default('ACTIVE'),
     /** DISABLED: TEMPORARY (until `disabled_until`), INDEFINITE or CARDINALITY (automatic). */

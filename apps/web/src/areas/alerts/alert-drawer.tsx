@@ -10,7 +10,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
 import { notifyMessage } from '../../lib/notify';
+import { useFeature } from '../../lib/org-context';
 import { useHasPermission } from '../../lib/session';
+import { PendingActions } from '../settings/pending-actions';
 import { LoadFailed, LoadingLine } from '../../shell/query-status';
 import { TicketLink } from '../tickets/ticket-badges';
 import {
@@ -60,6 +62,8 @@ function AlertDetails({ orgId, alert, canEdit }: { orgId: string; alert: AlertDe
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<'dismiss' | 'fraud' | 'escalate' | null>(null);
   const canCreateIncident = useHasPermission('INCIDENT_EDIT');
+  const actionsEnabled = useFeature('automatedIntervention');
+  const showsActions = useHasPermission('ACTION_VIEW') && actionsEnabled;
   const escalateNew = useEscalateToNewIncident(orgId, () => setDialog(null));
   const [showEvents, setShowEvents] = useState(false);
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -211,6 +215,7 @@ function AlertDetails({ orgId, alert, canEdit }: { orgId: string; alert: AlertDe
           : t('alerts.viewedBy', { names: alert.viewers.map((viewer) => viewer.name ?? '—').join(', ') })}
       </Text>
       <SimilarAlerts orgId={orgId} alertId={alert.id} />
+      {showsActions && alert.kind === 'TRIGGER' && <PendingActions alertId={alert.id} />}
 
       {dialog === 'dismiss' && (
         <DismissDialog

@@ -16,7 +16,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createLazyRoute } from '@tanstack/react-router';
 import {
   ACTION_MAX_FIELDS,
@@ -24,23 +24,19 @@ import {
   ACTION_PROVIDERS,
   ACTION_TYPE_PROVIDERS,
   ACTION_TYPES,
-  DEFAULT_PAGE_SIZE,
   INTEGRATION_NAME_MAX_LENGTH,
   SYMXCHANGE_WARNING_CODE_MAX,
   SYMXCHANGE_WARNING_CODE_MIN,
   actionIntegrationListSchema,
   actionIntegrationSchema,
-  actionListSchema,
   actionSchema,
   isWellFormedUrl,
-  pendingActionListSchema,
   pendingActionSchema,
   type Action,
   type ActionIntegration,
   type ActionMultipleValues,
   type ActionProvider,
   type ActionType,
-  type PendingAction,
 } from '@vigil/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -51,13 +47,12 @@ import { useFeature } from '../../lib/org-context';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
-import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
-import { useDateTime } from './integration-status';
+import { actionIntegrationsKey, actionsQuery, PendingActions } from './pending-actions';
 
 export const Route = createLazyRoute('/settings/action-integrations')({ component: ActionIntegrationsPage });
 
-const key = (orgId: string) => ['settings', orgId, 'action-integrations'] as const;
+const key = actionIntegrationsKey;
 const P = 'settings.actionIntegrations';
 
 const integrationsQuery = (orgId: string) =>
@@ -66,22 +61,6 @@ const integrationsQuery = (orgId: string) =>
     queryFn: ({ signal }) =>
       apiFetch(`${orgPath(orgId)}/action-integrations`, { schema: actionIntegrationListSchema, signal }),
   });
-const actionsQuery = (orgId: string) =>
-  queryOptions({
-    queryKey: [...key(orgId), 'actions'] as const,
-    queryFn: ({ signal }) => apiFetch(`${orgPath(orgId)}/actions`, { schema: actionListSchema, signal }),
-  });
-const pendingQuery = (orgId: string, pageNumber: number) =>
-  queryOptions({
-    queryKey: [...key(orgId), 'pending', pageNumber] as const,
-    queryFn: ({ signal }) =>
-      apiFetch(`${orgPath(orgId)}/pending-actions?pageSize=${DEFAULT_PAGE_SIZE}&pageNumber=${pageNumber}`, {
-        schema: pendingActionListSchema,
-        signal,
-      }),
-    placeholderData: keepPreviousData,
-  });
-
 /** Action integrations, actions and pending actions (spec 3; feature automatedIntervention). */
 function ActionIntegrationsPage() {
   const { t } = useTranslation();
@@ -706,123 +685,5 @@ function RunForm({ orgId, action, onClose }: { orgId: string; action: Action; on
         </Stack>
       </form>
     </Modal>
-  );
-}
-
-const STATE_COLORS = { PENDING: 'blue', EXECUTED: 'green', FAILED: 'red', REVERTED: 'gray' } as const;
-
-function PendingActions() {
-  const { t } = useTranslation();
-  const orgId = useCurrentOrgId() ?? '';
-  const canEdit = useHasPermission('ACTION_EDIT');
-  const dateTime = useDateTime();
-  const queryClient = useQueryClient();
-  const [pageNumber, setPageNumber] = useState(1);
-  const [undoing, setUndoing] = useState<PendingAction | null>(null);
-  const list = useQuery(pendingQuery(orgId, pageNumber));
-  const undo = useMutation({
-    mutationFn: (id: string) =>
-      apiFetch(`${orgPath(orgId)}/pending-action/${encodeURIComponent(id)}/undo`, {
-        method: 'POST',
-        schema: pendingActionSchema,
-      }),
-    meta: { errorKey: `${P}.undoFailed` },
-    onSuccess: async (pending) => {
-      setUndoing(null);
-      if (pending.state === 'REVERTED') notifyMessage(`${P}.undone`);
-      else notifyMessage(`${P}.undoFailed`, 'yellow');
-      await queryClient.invalidateQueries({ queryKey: key(orgId) });
-    },
-  });
-  return (
-    <Stack gap="sm" component="section" aria-label={t(`${P}.pending`)}>
-      <Title order={2} size="h3">
-        {t(`${P}.pending`)}
-      </Title>
-      <ListStates
-        query={list}
-        loadingLabel={t(`${P}.loading`)}
-        failedTitle={t(`${P}.loadFailed`)}
-        empty={<Text c="dimmed">{t(`${P}.noPending`)}</Text>}
-      >
-        {(data) => (
-          <>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t(`${P}.name`)}</Table.Th>
-                  <Table.Th>{t(`${P}.value`)}</Table.Th>
-                  <Table.Th>{t(`${P}.state`)}</Table.Th>
-                  <Table.Th>{t(`${P}.when`)}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((pending) => (
-                  <Table.Tr key={pending.id}>
-                    <Table.Td>
-                      {pending.actionName}
-                      <Text size="xs" c="dimmed">
-                        {t(`${P}.providers.${pending.provider}`)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Code>{pending.value}</Code>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={STATE_COLORS[pending.state]}>
-                        {t(`${P}.states.${pending.state}`)}
-                      </Badge>
-                      {pending.error && (
-                        <Text size="xs" c="red">
-                          {pending.error}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {dateTime(pending.revertedAt ?? pending.executedAt ?? pending.createdOn)}
-                    </Table.Td>
-                    <Table.Td>
-                      {canEdit && pending.state === 'EXECUTED' && (
-                        <Button
-                          size="compact-sm"
-                          variant="subtle"
-                          onClick={() => setUndoing(pending)}
-                          aria-label={t(`${P}.undoNamed`, { name: pending.actionName, value: pending.value })}
-                        >
-                          {t(`${P}.undo`)}
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-            <ListPager
-              page={pageNumber}
-              pageSize={DEFAULT_PAGE_SIZE}
-              total={data.total}
-              onChange={setPageNumber}
-              withRange={false}
-            />
-          </>
-        )}
-      </ListStates>
-      <ConfirmDialog
-        opened={undoing !== null}
-        title={t(`${P}.undoTitle`)}
-        message={t(`${P}.undoMessage`, {
-          name: undoing?.actionName ?? '',
-          value: undoing?.value ?? '',
-          provider: undoing ? t(`${P}.providers.${undoing.provider}`) : '',
-        })}
-        confirmLabel={t(`${P}.undo`)}
-        loading={undo.isPending}
-        onConfirm={() => undoing && undo.mutate(undoing.id)}
-        onCancel={() => setUndoing(null)}
-      />
-    </Stack>
   );
 }

@@ -35,6 +35,8 @@ const executed: PendingAction = {
   provider: 'SYMXCHANGE',
   type: 'ADD_WARNING_CODE',
   value: '2001',
+  triggerId: null,
+  alertId: null,
   state: 'EXECUTED',
   request: { method: 'POST' },
   response: { status: 201 },

@@ -26,6 +26,7 @@ export const triggerFixture = (overrides: Partial<Trigger> = {}): Trigger => ({
   emailDigest: false,
   labels: ['identity'],
   scheduleId: null,
+  actionIds: [],
   state: 'ACTIVE',
   disabledReason: null,
   disabledUntil: null,

@@ -19,6 +19,7 @@ import {
   TRIGGER_DESCRIPTION_MAX_LENGTH,
   TRIGGER_INTERVAL_MAX_SECONDS,
   TRIGGER_INTERVAL_MIN_SECONDS,
+  TRIGGER_MAX_ACTIONS,
   TRIGGER_NAME_MAX_LENGTH,
   TRIGGER_PERIOD_SECONDS,
   TRIGGER_SEQUENCE_INTERVAL_MAX_SECONDS,
@@ -42,6 +43,9 @@ import { notifyError, notifyMessage } from '../../lib/notify';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { savedQueriesQuery } from '../events/saved-queries';
 import { personSummariesQuery } from '../settings/metadata-queries';
+import { actionsQuery } from '../settings/pending-actions';
+import { useFeature } from '../../lib/org-context';
+import { useHasPermission } from '../../lib/session';
 import { libraryKey, libraryTriggerPath } from './library';
 import { schedulesQuery, triggerPath, triggersKey } from './triggers';
 
@@ -57,7 +61,8 @@ type FieldName =
   | 'importantFields'
   | 'scheduleId'
   | 'ticketOwnerId'
-  | 'groupId';
+  | 'groupId'
+  | 'actionIds';
 
 /** The keys the server answers beside a field of this form. */
 const FIELD_ERRORS: Record<string, FieldName> = {
@@ -76,6 +81,7 @@ const FIELD_ERRORS: Record<string, FieldName> = {
   TRIGGER_INVALID_USER: 'ticketOwnerId',
   TRIGGER_LIBRARY_QUERY_REQUIRED: 'savedQueryId',
   TRIGGER_LIBRARY_GROUP_NOT_FOUND: 'groupId',
+  TRIGGER_INVALID_ACTION: 'actionIds',
 };
 
 interface Values {
@@ -100,6 +106,7 @@ interface Values {
   ticketOwnerId: string | null;
   watcherIds: string[];
   groupId: string | null;
+  actionIds: string[];
 }
 
 const valuesOf = (trigger: Trigger | LibraryTrigger | null | undefined, groupId?: string): Values => ({
@@ -126,6 +133,7 @@ const valuesOf = (trigger: Trigger | LibraryTrigger | null | undefined, groupId?
   ticketOwnerId: trigger?.ticketOwnerId ?? null,
   watcherIds: trigger?.watcherIds ?? [],
   groupId: (trigger && 'groupId' in trigger ? trigger.groupId : groupId) ?? null,
+  actionIds: trigger?.actionIds ?? [],
 });
 
 /** "Name: value" lines as headers; the server checks the names and values. */
@@ -245,6 +253,11 @@ export function TriggerDialog({
     enabled: !library,
   });
   const people = useQuery({ ...personSummariesQuery(orgId), enabled: !library });
+  // Actions are picked with the automatedIntervention feature by those who see them; others leave them as they are.
+  const actionsEnabled = useFeature('automatedIntervention');
+  const seesActions = useHasPermission('ACTION_VIEW');
+  const picksActions = actionsEnabled && seesActions && !library;
+  const actions = useQuery({ ...actionsQuery(orgId), enabled: picksActions });
   // The server accepts the organisation's own active users; people already chosen stay listed.
   const personOptions = (people.data ?? [])
     .filter(
@@ -291,6 +304,7 @@ export function TriggerDialog({
                 scheduleId: input.scheduleId,
                 ticketOwnerId: input.ticketOwnerId,
                 watcherIds: input.watcherIds,
+                ...(picksActions && { actionIds: input.actionIds }),
                 ...(trigger ? { confirmArchive } : { domain }),
               }),
         },
@@ -524,6 +538,22 @@ export function TriggerDialog({
                   onChange={update('watcherIds', 'ticketOwnerId')}
                 />
               </SimpleGrid>
+              {picksActions && (
+                <MultiSelect
+                  label={t('triggers.attachedActions')}
+                  description={t('triggers.actionsHint')}
+                  searchable
+                  clearable
+                  maxValues={TRIGGER_MAX_ACTIONS}
+                  data={(actions.data?.items ?? []).map((action) => ({
+                    value: action.id,
+                    label: action.name,
+                  }))}
+                  value={values.actionIds}
+                  onChange={update('actionIds', 'actionIds')}
+                  error={errorOf('actionIds') ?? (actions.isError ? t('triggers.actionsFailed') : undefined)}
+                />
+              )}
             </>
           )}
           <TagsInput label={t('triggers.labels')} value={values.labels} onChange={update('labels')} />
