@@ -77,3 +77,15 @@ export const inputTokenListSchema = z.object({ items: z.array(inputTokenSchema),
 
 /** GET /tokens/external: the organisation's current external data-vendor token, if any. */
 export const externalTokenAnswerSchema = z.object({ token: inputTokenSchema.nullable() });
+
+/**
+ * GET /getCredentials: what an external data vendor, presenting its external data-vendor token, uses to
+ * deliver data: the organisation, the queue name and the cloud access key id and secret.
+ */
+export const vendorCredentialsSchema = z.object({
+  orgId: z.string(),
+  queueName: z.string(),
+  cloudAccessKeyId: z.string(),
+  cloudSecret: z.string(),
+});
+export type VendorCredentials = z.infer<typeof vendorCredentialsSchema>;

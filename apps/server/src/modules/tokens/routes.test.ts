@@ -232,6 +232,47 @@ describe('input tokens', () => {
   });
 });
 
+describe('GET /getCredentials', () => {
+  const getCredentials = (authorization?: string) =>
+    ctx.app.inject({
+      method: 'GET',
+      url: '/api/getCredentials',
+      headers: authorization ? { authorization } : {},
+    });
+
+  it('answers an external data vendor its delivery credentials, and only for that token', async () => {
+    const put = await call('PUT', '/tokens/external', editor, externalInput);
+    expect(put.statusCode, put.body).toBeLessThan(300);
+    const { id, secret } = put.json() as TokenJson & { secret: string };
+
+    const answer = await getCredentials(`Bearer ${secret}`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.json()).toEqual({
+      orgId,
+      queueName: 'vendor-queue-1',
+      cloudAccessKeyId: 'AKIAEXAMPLE0001',
+      cloudSecret: externalInput.cloudSecret,
+    });
+
+    const api = await create('/token/api');
+    const [key] = secret.split('.') as [string, string];
+    for (const presented of [
+      undefined,
+      'Bearer nonsense',
+      `Bearer ${key}.wrongwrongwrongwrong`,
+      `Bearer ${api.secret}`,
+    ]) {
+      const refused = await getCredentials(presented);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.body).not.toContain(externalInput.cloudSecret);
+    }
+
+    expect((await call('POST', `/token/${id}/revoke`, editor)).statusCode).toBe(200);
+    expect((await getCredentials(`Bearer ${secret}`)).statusCode).toBe(401);
+  });
+});
+
 describe('authenticateInputToken', () => {
   it('accepts the right secret and records the use at most once a minute', async () => {
     const db = ctx.database.db;

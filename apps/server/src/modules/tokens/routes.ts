@@ -6,12 +6,14 @@ import {
   inputTokenSchema,
   tokenCreateSchema,
   tokenListQuerySchema,
+  vendorCredentialsSchema,
 } from '@vigil/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { accessOf } from '../../platform/access';
+import { notAuthenticated } from '../../platform/errors';
 import type { SecretBox } from '../../platform/crypto';
 import { orgParamsSchema } from '../../platform/http';
 import { findExternalToken, listInputTokens } from './repo';
@@ -21,6 +23,7 @@ import {
   replaceExternalToken,
   revokeToken,
   toJson,
+  vendorCredentials,
   type Actor,
 } from './service';
 
@@ -186,5 +189,33 @@ export const tokenRoutes =
         },
       },
       async (request) => revokeToken(db, actorOf(request), request.params.id),
+    );
+
+    app.get(
+      '/api/getCredentials',
+      {
+        config: { auth: 'public', csrf: false },
+        schema: {
+          tags: TAGS,
+          summary: "An external data vendor's delivery credentials",
+          description:
+            'Called by an external data vendor with its external data-vendor token: `Authorization: Bearer ' +
+            '<key>.<secret>`. Answers the organisation, the queue name and the cloud access key id and secret ' +
+            'the vendor delivers data with (the secret is stored encrypted and answered only here). 401 for a ' +
+            'missing, malformed, unknown, revoked or expired token and for tokens of other kinds.',
+          security: [{ ingestToken: [] }],
+          response: { 200: vendorCredentialsSchema },
+        },
+      },
+      async (request, reply) => {
+        const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+        const credentials = match ? await vendorCredentials(db, secrets, match[1]!) : null;
+        if (!credentials) {
+          reply.header('www-authenticate', 'Bearer realm="vigil-vendor"');
+          throw notAuthenticated();
+        }
+        reply.header('cache-control', 'no-store');
+        return credentials;
+      },
     );
   };

@@ -5,6 +5,7 @@ import {
   type InputToken,
   type TokenKind,
   type TokenState,
+  type VendorCredentials,
 } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import { recordActivity } from '../../platform/audit/audit';
@@ -259,4 +260,27 @@ export async function authenticateInputToken(
     await touchInputToken(db, row.orgId, row.id, now, since);
   }
   return { orgId: row.orgId, tokenId: row.id, kind };
+}
+
+/**
+ * The delivery credentials of the external data-vendor token a vendor presents (`<key>.<secret>`):
+ * its organisation, queue name and cloud access key, the secret unsealed; null for any other token
+ * (malformed, unknown, another kind, revoked or expired).
+ */
+export async function vendorCredentials(
+  db: Db,
+  secrets: SecretBox,
+  presented: string,
+): Promise<VendorCredentials | null> {
+  const token = await authenticateInputToken(db, presented, ['EXTERNAL']);
+  if (!token) return null;
+  const view = await findInputTokenView(db, token.orgId, token.tokenId);
+  const row = view?.token;
+  if (!row?.queueName || !row.cloudAccessKeyId || !row.cloudSecretEncrypted) return null;
+  return {
+    orgId: row.orgId,
+    queueName: row.queueName,
+    cloudAccessKeyId: row.cloudAccessKeyId,
+    cloudSecret: secrets.open(row.cloudSecretEncrypted),
+  };
 }
