@@ -57,6 +57,7 @@ import { ticketRoutes } from './modules/tickets/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { createS3Access, defineIntegrationJobs } from './modules/integrations/collector';
 import { defineActionJobs } from './modules/integrations/actions';
+import { defineNoDataJobs } from './modules/integrations/no-data';
 import { DEFAULT_ENTRA_ENDPOINTS } from './modules/integrations/entra';
 import { integrationRoutes } from './modules/integrations/routes';
 import { actionRoutes } from './modules/integrations/action-routes';
@@ -198,6 +199,7 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onClose', async () => s3.sts.destroy());
   defineIntegrationJobs(deps.jobs, database.db, s3);
   defineActionJobs(deps.jobs, database.db, deps.secrets);
+  defineNoDataJobs(deps.jobs, database.db);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));

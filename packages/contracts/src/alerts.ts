@@ -6,7 +6,8 @@ import { THREAT_DOMAINS } from './threat';
 export const ALERT_STATES = ['NEW', 'ACKED', 'ESCALATED', 'DISMISSED', 'FRAUD_FLAGGED'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
 
-export const ALERT_KINDS = ['TRIGGER', 'THREAT_MATCH'] as const;
+/** NO_DATA: an integration set to alert on no data received none within its threshold. */
+export const ALERT_KINDS = ['TRIGGER', 'THREAT_MATCH', 'NO_DATA'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** Highest first: the severity sort follows this order. */

@@ -33,6 +33,8 @@ export const integrations = pgTable(
     lastDataAt: timestamp({ withTimezone: true }),
     lastError: text(),
     lastValidatedAt: timestamp({ withTimezone: true }),
+    /** Azure/Office 365 with alert on no data: when the current silence was alerted; cleared when data flows. */
+    noDataAlertedAt: timestamp({ withTimezone: true }),
     createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
     modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

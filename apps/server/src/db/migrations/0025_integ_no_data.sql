@@ -1,0 +1,1 @@
+ALTER TABLE "integrations" ADD COLUMN "no_data_alerted_at" timestamp with time zone;
