@@ -42,19 +42,20 @@ async function main() {
     dataDir: config.DATA_DIR,
     onConnectionError: (error) => console.error(`Database connection lost: ${error.message}`),
   });
+  const secrets = createSecretBox(await loadSecretKey(config.SECRET_KEY, config.DATA_DIR));
   const result = await bootstrap(database.db, {
     adminEmail: config.BOOTSTRAP_ADMIN_EMAIL,
     adminPassword: config.BOOTSTRAP_ADMIN_PASSWORD,
     demoData: config.DEMO_DATA,
     demoPassword: config.DEMO_PASSWORD,
     s3Endpoint: config.S3_ENDPOINT,
+    secrets,
   });
 
   // Daily event partitions from yesterday on; the events.partitions job keeps them ahead.
   await ensurePartitions(database.db, { daysAhead: PARTITION_DAYS_AHEAD });
 
   const jobs = new JobRunner(database);
-  const secrets = createSecretBox(await loadSecretKey(config.SECRET_KEY, config.DATA_DIR));
   const app = await buildApp({ config, database, jobs, secrets });
   jobs.logger = app.log;
 

@@ -7,6 +7,7 @@ import { ensureSystemRoles } from '../modules/roles/repo';
 import { insertUser } from '../modules/users/repo';
 import { recordActivity } from '../platform/audit/audit';
 import { generatePassword, hashPassword } from '../platform/passwords';
+import type { SecretBox } from '../platform/crypto';
 
 export const PROVIDER_ORG_NAME = 'Vigil Managed Security';
 /** Serialises first starts of several processes on one empty database. */
@@ -19,6 +20,8 @@ export interface BootstrapOptions {
   demoPassword?: string;
   /** Passed to the demo data: its S3 log source is collected only when an endpoint is configured. */
   s3Endpoint?: string;
+  /** Seals the demo action integration's client secret; without it the demo has none. */
+  secrets?: SecretBox;
 }
 
 export interface BootstrapResult {
@@ -75,6 +78,7 @@ export async function bootstrap(db: Db, options: BootstrapOptions): Promise<Boot
           roleIds,
           password: options.demoPassword,
           s3Endpoint: options.s3Endpoint,
+          secrets: options.secrets,
         })
       : undefined;
     return { created: true, adminEmail: options.adminEmail, generatedAdminPassword, demo };

@@ -21,7 +21,7 @@ import { seedGovernanceDemo } from './governance';
 import { seedEventsDemo, seedTrickleTokens } from './events';
 import { seedReportsDemo } from './reports';
 import { seedReadinessDemo } from './home';
-import { seedIntegrationsDemo } from './integrations';
+import { seedActionsDemo, seedIntegrationsDemo } from './integrations';
 import { seedRiskDemo } from './risk';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
@@ -29,6 +29,7 @@ import { seedTaskSchedulesDemo } from './schedules';
 import { seedTicketsDemo } from './tickets';
 import { seedTriggersDemo } from './triggers';
 import { seedWatchlistsDemo } from './watchlists';
+import type { SecretBox } from '../platform/crypto';
 
 export interface DemoContext {
   providerOrg: { id: string; name: string };
@@ -37,6 +38,8 @@ export interface DemoContext {
   password?: string;
   /** An S3-compatible endpoint is configured: the demo log source is collected. */
   s3Endpoint?: string;
+  /** Seals the demo action integration's client secret; without it Prairie has no action integration. */
+  secrets?: SecretBox;
 }
 
 export interface DemoSummary {
@@ -237,6 +240,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   }
   await seedLibraryDashboardDemo(db, context.adminUserId);
   await seedIntegrationsDemo(db, orgIds.harbor!, { collect: context.s3Endpoint !== undefined });
+  if (context.secrets) await seedActionsDemo(db, context.secrets, orgIds.prairie!, context.adminUserId);
   return summary;
 }
 

@@ -1,11 +1,16 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/database';
-import { seedOrg } from '../../test/fixtures';
+import { seedOrg, seedUser } from '../../test/fixtures';
 import { startLocalS3Server, type LocalS3Server } from '../../test/s3-server';
 import type { Database } from '../db/client';
 import { createS3Access, pollAllLogSources } from '../modules/integrations/collector';
 import { listIntegrations, listLogSources } from '../modules/integrations/repo';
-import { DEMO_LOG_BUCKET, seedIntegrationsDemo } from './integrations';
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '../platform/crypto';
+import { listActionIntegrations, listActions } from '../modules/integrations/action-repo';
+import { triggers as triggerTable } from '../modules/triggers/tables';
+import { DEMO_LOG_BUCKET, seedActionsDemo, seedIntegrationsDemo } from './integrations';
 
 let database: Database;
 let s3: LocalS3Server;
@@ -45,5 +50,29 @@ describe('demo integrations', () => {
     await seedIntegrationsDemo(database.db, orgId, { collect: true });
     const [source] = await listLogSources(database.db, orgId);
     expect(source).toMatchObject({ enabled: true });
+  });
+
+  it('give Prairie a Symxchange action integration and a fraud trigger that runs its action', async () => {
+    const orgId = (await seedOrg(database.db)).id;
+    const secrets = createSecretBox(randomBytes(32));
+    await seedActionsDemo(
+      database.db,
+      secrets,
+      orgId,
+      (await seedUser(database.db, { homeOrgId: orgId, permissions: [] })).id,
+    );
+    const [integration] = await listActionIntegrations(database.db, orgId);
+    expect(integration).toMatchObject({ provider: 'SYMXCHANGE', clientId: 'vigil-prairie' });
+    expect(secrets.open(integration!.clientSecretEncrypted)).toBe('demo-symxchange-secret');
+    const [action] = await listActions(database.db, orgId);
+    expect(action).toMatchObject({
+      type: 'ADD_WARNING_CODE',
+      fields: ['fields.accountId'],
+      warningCode: 104,
+    });
+    const triggers = await database.db.select().from(triggerTable).where(eq(triggerTable.orgId, orgId));
+    expect(triggers.map((row) => [row.domain, row.name, row.actionIds])).toEqual([
+      ['fraud', 'Large wire: hold the account', [action!.id]],
+    ]);
   });
 });

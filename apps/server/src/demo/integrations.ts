@@ -1,5 +1,9 @@
 import type { Db } from '../db/client';
+import type { SecretBox } from '../platform/crypto';
+import { insertAction, insertActionIntegration } from '../modules/integrations/action-repo';
 import { insertIntegration, insertLogSource } from '../modules/integrations/repo';
+import { insertSavedQuery } from '../modules/saved-queries/repo';
+import { insertTrigger } from '../modules/triggers/repo';
 
 export const DEMO_LOG_BUCKET = 'harbor-cloudtrail-logs';
 
@@ -33,5 +37,55 @@ export async function seedIntegrationsDemo(db: Db, harborOrgId: string, options:
       noDataThresholdHours: 24,
       deletionEnabled: false,
     },
+  });
+}
+
+/**
+ * Prairie Credit Union's automated intervention: a Symxchange action integration, an action adding
+ * warning code 104 to the account of a transfer, and a fraud trigger on large wires that runs it for
+ * each alert. The platform's address is a reserved example name, so in a demo each run is recorded as
+ * FAILED with the connection error rather than reaching a real bank.
+ */
+export async function seedActionsDemo(db: Db, secrets: SecretBox, prairieOrgId: string, createdBy: string) {
+  await insertActionIntegration(db, prairieOrgId, {
+    provider: 'SYMXCHANGE',
+    apiBaseUrl: 'https://symxchange.prairiecu.example/api',
+    authBaseUrl: 'https://symxchange.prairiecu.example',
+    clientId: 'vigil-prairie',
+    clientSecretEncrypted: secrets.seal('demo-symxchange-secret'),
+  });
+  const hold = await insertAction(db, prairieOrgId, {
+    name: 'Fraud hold warning code',
+    type: 'ADD_WARNING_CODE',
+    provider: 'SYMXCHANGE',
+    fields: ['fields.accountId'],
+    multipleValues: 'SEND_ALL',
+    warningCode: 104,
+  });
+  const wires = await insertSavedQuery(db, {
+    orgId: prairieOrgId,
+    name: 'Large wire transfers',
+    description: 'Outgoing wires above 100,000.',
+    query: 'transactionType:wire AND amount:>100000',
+    aggregation: null,
+    primaryField: null,
+    library: false,
+    createdBy,
+  });
+  const now = Date.now();
+  await insertTrigger(db, {
+    orgId: prairieOrgId,
+    domain: 'fraud',
+    name: 'Large wire: hold the account',
+    description: 'Every outgoing wire above 100,000 puts a fraud-hold warning code on its account.',
+    type: 'EVERY_EVENT',
+    savedQueryId: wires.id,
+    intervalSeconds: 300,
+    severity: 'HIGH',
+    labels: ['payments'],
+    actionIds: [hold.id],
+    createdBy,
+    nextRunAt: new Date(now + 5 * 60_000),
+    lastWindowEnd: new Date(now),
   });
 }
