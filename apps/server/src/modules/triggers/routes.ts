@@ -49,7 +49,11 @@ const WRITE_NOTE =
   'are printable ASCII without space or colon and values have no line breaks (TRIGGER_INVALID_HEADER); ' +
   'important fields are field names (TRIGGER_INVALID_FIELD); the ticket owner and watchers are users of ' +
   'the organisation (TRIGGER_INVALID_USER); the schedule is one of the organisation (404 ' +
-  'TRIGGER_SCHEDULE_NOT_FOUND). Only provider staff may set managedBy OPS (403 TRIGGER_MANAGED_READ_ONLY).';
+  'TRIGGER_SCHEDULE_NOT_FOUND). Only provider staff may set managedBy OPS (403 TRIGGER_MANAGED_READ_ONLY). ' +
+  '`actionIds` (at most 10) are actions of the organisation (TRIGGER_INVALID_ACTION) and need the ' +
+  'automatedIntervention feature (403 FEATURE_NOT_ENABLED); left out on a change, the trigger keeps its ' +
+  'actions. For each alert a run raises, each action becomes a pending action per value the alert’s ' +
+  'events hold in its fields, executed by the integrations.pending-actions job (see GET /pending-actions).';
 
 const STATE_ACTIONS: { action: TriggerAction; summary: string; rule: string }[] = [
   { action: 'pause', summary: 'Pause a trigger', rule: 'ACTIVE to PAUSED.' },
