@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { ProductSku, TriggerSchedule } from '@vigil/contracts';
+import { resolveFeatureFlags, type ProductSku, type TriggerSchedule } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
@@ -164,6 +164,65 @@ describe('triggers page', () => {
     );
     expect(bodies.map((body) => body.confirmArchive)).toEqual([false, true]);
     expect(bodies[1]).toMatchObject({ minMatch: 8 });
+  });
+
+  const withActions = (automatedIntervention: boolean, bodies: Record<string, unknown>[]) =>
+    stubApi({
+      ...signedInRoutes,
+      ...orgShellRoutes(
+        orgContextOf(HOME_ORG_ID, 'Provider', {
+          permissions: ['DASHBOARD_VIEW', ...EDIT, 'ACTION_VIEW'],
+          features: resolveFeatureFlags({ automatedIntervention }),
+        }),
+      ),
+      ...pickers,
+      [`GET ${base}/actions`]: {
+        body: {
+          items: [
+            {
+              id: 'a1',
+              name: 'Fraud hold',
+              type: 'ADD_WARNING_CODE',
+              provider: 'SYMXCHANGE',
+              fields: ['account'],
+              multipleValues: 'SEND_ALL',
+              warningCode: 42,
+              createdOn: '2026-03-01T09:00:00.000Z',
+            },
+          ],
+          total: 1,
+        },
+      },
+      [`GET ${base}/triggers`]: { body: { items: [trigger()], total: 1 } },
+      [`PUT ${base}/trigger/t1`]: ({ init }) => {
+        bodies.push(requestBody(init));
+        return { body: trigger({ actionIds: ['a1'] }) };
+      },
+    });
+
+  it('attaches actions with automatedIntervention', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    withActions(true, bodies);
+    const { user } = renderApp(`/triggers?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Edit Brute force logins' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit trigger' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'Actions on alerts' }));
+    await user.click(await screen.findByRole('option', { name: 'Fraud hold' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toMatchObject({ actionIds: ['a1'] });
+  });
+
+  it('leaves actions alone without automatedIntervention', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    withActions(false, bodies);
+    const { user } = renderApp(`/triggers?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Edit Brute force logins' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit trigger' });
+    expect(within(dialog).queryByRole('combobox', { name: 'Actions on alerts' })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).not.toHaveProperty('actionIds');
   });
 
   it('shows a server rule beside its field and offers a retry when the list fails', async () => {
