@@ -1,5 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { ALERT_VIEWED_AFTER_MS, type Alert, type AlertDetail, type ProductSku } from '@vigil/contracts';
+import {
+  ALERT_VIEWED_AFTER_MS,
+  resolveFeatureFlags,
+  type Alert,
+  type AlertDetail,
+  type ProductSku,
+} from '@vigil/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
@@ -284,6 +290,61 @@ describe('alert inbox', () => {
 });
 
 describe('fraud inbox', () => {
+  it('shows the actions its trigger ran for an alert, and undoes one after confirming', async () => {
+    const fraud = alert({ domain: 'fraud', title: 'Large wire', triggerName: 'Large wire' });
+    const pending = (id: string, value: string, state: 'EXECUTED' | 'FAILED' | 'REVERTED') => ({
+      id,
+      actionId: 'x1',
+      actionName: 'Fraud hold',
+      provider: 'SYMXCHANGE' as const,
+      type: 'ADD_WARNING_CODE' as const,
+      value,
+      triggerId: 't1',
+      alertId: 'a1',
+      state,
+      request: { method: 'POST' },
+      response: { status: 201 },
+      error: state === 'FAILED' ? 'No SYMXCHANGE integration: contact support' : null,
+      executedAt: '2026-03-01T09:01:00.000Z',
+      revertedAt: null,
+      createdOn: '2026-03-01T09:00:00.000Z',
+    });
+    let items = [pending('p1', 'ACC-100', 'EXECUTED'), pending('p2', 'ACC-200', 'FAILED')];
+    const fetchMock = stubApi({
+      ...signedInRoutes,
+      ...orgShellRoutes(
+        orgContextOf(HOME_ORG_ID, 'Provider', {
+          permissions: ['DASHBOARD_VIEW', ...EDIT, 'ACTION_VIEW', 'ACTION_EDIT'],
+          org: { productSkus: ['CYBERFRAUD_STANDARD'] },
+          features: resolveFeatureFlags({ automatedIntervention: true }),
+        }),
+      ),
+      [`GET ${base}/alerts`]: listOf([fraud]),
+      [`GET ${base}/alert/a1`]: { body: { ...detail(), ...fraud } },
+      [`GET ${base}/alert/a1/similar`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/pending-actions`]: () => ({ body: { items, total: items.length } }),
+      [`POST ${base}/pending-action/p1/undo`]: () => {
+        items = [pending('p1', 'ACC-100', 'REVERTED'), items[1]!];
+        return { body: items[0] };
+      },
+    });
+    const { user } = renderApp(`/fraud/inbox?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open alert Large wire' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Alert details' });
+    const section = await within(drawer).findByRole('region', { name: 'Actions run for this alert' });
+    expect(await within(section).findByText('ACC-100')).toBeInTheDocument();
+    expect(within(section).getByText('No SYMXCHANGE integration: contact support')).toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(
+        ([url]) => String(url).includes('/pending-actions?') && String(url).includes('alertId=a1'),
+      ),
+    ).toBe(true);
+    await user.click(within(section).getByRole('button', { name: /Fraud hold.*ACC-100/ }));
+    const confirm = await screen.findByRole('dialog', { name: /Undo/ });
+    await user.click(within(confirm).getByRole('button', { name: 'Undo' }));
+    expect(await within(section).findByText('Reverted')).toBeInTheDocument();
+  });
+
   it('needs the fraud product', async () => {
     stubApi({ ...withAccess(EDIT), [`GET ${base}/alerts`]: listOf([]) });
     renderApp(`/fraud/inbox?orgId=${HOME_ORG_ID}`);
