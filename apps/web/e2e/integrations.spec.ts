@@ -80,3 +80,19 @@ test('an S3 log source added in the browser collects its bucket, and the events 
   await page.goto(`${baseUrl()}/search?query=${marker}`);
   await expect(page.getByRole('row').filter({ hasText: marker })).toHaveCount(2);
 });
+
+test("Prairie's Symxchange action is listed and its fraud trigger's editor shows it attached", async ({
+  page,
+}) => {
+  await signInThroughPage(page, 'admin@prairiecu.example');
+  await expect(page).toHaveURL(/\/dashboards\/default/);
+  await page.goto(`${baseUrl()}/settings/action-integrations`);
+  await expect(page.getByRole('row').filter({ hasText: 'Fraud hold warning code' })).toBeVisible();
+
+  await page.goto(`${baseUrl()}/fraud/triggers`);
+  await page.getByRole('button', { name: 'Edit Large wire: hold the account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit trigger' });
+  await expect(dialog.getByText('Fraud hold warning code')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+});
