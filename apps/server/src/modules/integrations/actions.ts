@@ -4,6 +4,7 @@ import {
   SYMXCHANGE_WARNING_CODE_MAX,
   SYMXCHANGE_WARNING_CODE_MIN,
   isWellFormedUrl,
+  resolveFeatureFlags,
   type Action,
   type ActionInput,
   type ActionIntegration,
@@ -18,6 +19,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import { selectEvents } from '../events/repo';
+import { findOrg } from '../orgs/repo';
 import { resolveSort, toEvent } from '../events/service';
 import { recordActivity } from '../../platform/audit/audit';
 import type { SecretBox } from '../../platform/crypto';
@@ -403,6 +405,7 @@ export interface RaisedAlert {
  * and action, the values its events hold in the action's fields (by the multiple-values handling)
  * become PENDING pending actions, executed afterwards by `runQueuedActions`. An alert whose events
  * hold no value to send is recorded FAILED with why; actions deleted since are answered in `missing`.
+ * Nothing is queued while the organisation's automatedIntervention feature is off (`featureOff`).
  */
 export async function queueAlertActions(
   db: Db,
@@ -410,7 +413,10 @@ export async function queueAlertActions(
   triggerId: string,
   actionIds: readonly string[],
   raised: readonly RaisedAlert[],
-): Promise<{ queued: number; missing: string[] }> {
+): Promise<{ queued: number; missing: string[]; featureOff?: true }> {
+  const org = await findOrg(db, orgId);
+  if (!org || !resolveFeatureFlags(org.featureFlags).automatedIntervention)
+    return { queued: 0, missing: [], featureOff: true };
   const known = new Map((await listActions(db, orgId)).map((action) => [action.id, action]));
   const rows: Parameters<typeof insertPendingAction>[2][] = [];
   const missing = new Set<string>();

@@ -5,6 +5,7 @@ import { startLocalBankingServer, type LocalBankingServer } from '../../../test/
 import { seedEvents } from '../../../test/events';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { INGEST_DELAY_MS, runDueTriggers } from '../triggers/engine';
+import { orgs } from '../orgs/tables';
 import { triggerRuns, triggers } from '../triggers/tables';
 import { runQueuedActions } from './actions';
 
@@ -231,5 +232,30 @@ describe('actions attached to triggers', () => {
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ actionName: 'Flag the account', state: 'FAILED' });
     expect(pending[0]!.error).toContain('no value in fields.account');
+  });
+
+  it('run nothing while the feature is off, and say so on the run', async () => {
+    const triggerId = await created('POST', '/trigger', wireTrigger([warningActionId]));
+    const db = ctx.database.db;
+    await db.update(orgs).set({ featureFlags: {} }).where(eq(orgs.id, orgId));
+    try {
+      const start = new Date('2026-03-04T10:00:00.000Z');
+      await seedEvents(db, orgId, [
+        {
+          timestamp: new Date(start.getTime() + MINUTE),
+          fields: { transactionType: 'wire', account: 'ACC-900' },
+        },
+      ]);
+      expect(await fire(triggerId, start)).toBe(0);
+      const [run] = await db.select().from(triggerRuns).where(eq(triggerRuns.triggerId, triggerId));
+      expect(run).toMatchObject({ alertsRaised: 1 });
+      expect(run?.error).toContain('automatedIntervention');
+      expect(bank.warningCodes.has('ACC-900')).toBe(false);
+    } finally {
+      await db
+        .update(orgs)
+        .set({ featureFlags: { automatedIntervention: true } })
+        .where(eq(orgs.id, orgId));
+    }
   });
 });

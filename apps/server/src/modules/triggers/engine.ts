@@ -107,7 +107,8 @@ async function queueActions(
       queueAlertActions(inner as unknown as Db, trigger.orgId!, trigger.id, trigger.actionIds, raised),
     );
     queued = outcome.queued;
-    if (outcome.missing.length > 0) problem = `Actions no longer exist: ${outcome.missing.join(', ')}`;
+    if (outcome.featureOff) problem = 'Actions not run: the automatedIntervention feature is off';
+    else if (outcome.missing.length > 0) problem = `Actions no longer exist: ${outcome.missing.join(', ')}`;
   } catch (error) {
     deps.log?.error({ err: error, triggerId: trigger.id }, 'trigger actions not queued');
     problem = `Actions not queued: ${errorText(error)}`;
