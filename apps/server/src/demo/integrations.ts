@@ -2,8 +2,8 @@ import type { Db } from '../db/client';
 import type { SecretBox } from '../platform/crypto';
 import { insertAction, insertActionIntegration } from '../modules/integrations/action-repo';
 import { insertIntegration, insertLogSource } from '../modules/integrations/repo';
-import { insertSavedQuery } from '../modules/saved-queries/repo';
 import { insertTrigger } from '../modules/triggers/repo';
+import { insertLargeWiresQuery } from './triggers';
 
 export const DEMO_LOG_BUCKET = 'harbor-cloudtrail-logs';
 
@@ -62,16 +62,7 @@ export async function seedActionsDemo(db: Db, secrets: SecretBox, prairieOrgId: 
     multipleValues: 'SEND_ALL',
     warningCode: 104,
   });
-  const wires = await insertSavedQuery(db, {
-    orgId: prairieOrgId,
-    name: 'Large wire transfers',
-    description: 'Outgoing wires above 100,000.',
-    query: 'transactionType:wire AND amount:>100000',
-    aggregation: null,
-    primaryField: null,
-    library: false,
-    createdBy,
-  });
+  const wires = await insertLargeWiresQuery(db, prairieOrgId, createdBy);
   const now = Date.now();
   await insertTrigger(db, {
     orgId: prairieOrgId,

@@ -4,6 +4,19 @@ import { insertTrigger } from '../modules/triggers/repo';
 
 const MINUTE = 60_000;
 
+/** A bank's own "Large wire transfers" saved query: outgoing wires above 100,000. */
+export const insertLargeWiresQuery = (db: Db, orgId: string, createdBy: string) =>
+  insertSavedQuery(db, {
+    orgId,
+    name: 'Large wire transfers',
+    description: 'Outgoing wires above 100,000.',
+    query: 'transactionType:wire AND amount:>100000',
+    aggregation: null,
+    primaryField: null,
+    library: false,
+    createdBy,
+  });
+
 /**
  * Two triggers for First Harbor Bank on saved queries of its own: brute-force logins (five failed
  * Windows sign-ins in ten minutes) and large wire transfers (every wire above 100,000, fraud domain,
@@ -20,16 +33,7 @@ export async function seedTriggersDemo(db: Db, harborOrgId: string, createdBy: s
     library: false,
     createdBy,
   });
-  const largeWires = await insertSavedQuery(db, {
-    orgId: harborOrgId,
-    name: 'Large wire transfers',
-    description: 'Outgoing wires above 100,000.',
-    query: 'transactionType:wire AND amount:>100000',
-    aggregation: null,
-    primaryField: null,
-    library: false,
-    createdBy,
-  });
+  const largeWires = await insertLargeWiresQuery(db, harborOrgId, createdBy);
   const now = Date.now();
   await insertTrigger(db, {
     orgId: harborOrgId,
