@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -16,9 +15,6 @@ const serverProject = (database: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
-    // Server tests spend much of their time waiting on the database and on job polling, so even two
-    // cores run two files at once profitably (Vitest's default would be one worker there).
-    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       './packages/contracts',
       './packages/query',
