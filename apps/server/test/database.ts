@@ -1,21 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { openAsBlob } from 'node:fs';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client';
+import { adminQuery } from './global-setup';
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or (VIGIL_TEST_DB=postgres) a new
- * database on the TEST_DATABASE_URL server, dropped again on close.
+ * database on the TEST_DATABASE_URL server, dropped again on close. Both start as a copy of the
+ * database test/global-setup.ts migrated once for the run.
  */
 export async function createTestDatabase(): Promise<Database> {
-  if (process.env.VIGIL_TEST_DB !== 'postgres') return openDatabase({});
+  if (process.env.VIGIL_TEST_DB !== 'postgres') {
+    return openDatabase({ loadDataDir: await openAsBlob(inject('pgliteTemplate')) });
+  }
 
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('VIGIL_TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `vigil_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await adminQuery(serverUrl, `CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
 
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -24,10 +26,7 @@ export async function createTestDatabase(): Promise<Database> {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

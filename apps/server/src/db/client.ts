@@ -38,6 +38,11 @@ export interface DatabaseOptions {
    * it); the pool replaces it. Without a listener such an error would end the process.
    */
   onConnectionError?: (error: Error) => void;
+  /**
+   * Starts the embedded database from a copy of another one's folder (PGlite `dumpDataDir`) instead
+   * of an empty one; the tests copy one migrated database rather than migrating a new one per file.
+   */
+  loadDataDir?: Blob;
 }
 
 /** Key of the advisory lock that keeps two starting servers from migrating at once. */
@@ -84,7 +89,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await mkdir(path.dirname(dataDir), { recursive: true });
   }
   // pg_trgm backs substring search (asset free text); PostgreSQL servers ship it in contrib.
-  const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dataDir, {
+    extensions: { pg_trgm },
+    ...(options.loadDataDir && { loadDataDir: options.loadDataDir }),
+  });
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
   try {
     await migratePglite(db, { migrationsFolder });
