@@ -4,6 +4,7 @@ import { createTestApp, orgRequest, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { startLocalS3Server, type LocalS3Server } from '../../../test/s3-server';
 import { searchEvents, waitForEvents } from '../../../test/shippers';
+import { S3_POLL_JOB } from './collector';
 
 let ctx: TestContext;
 let s3: LocalS3Server;
@@ -63,6 +64,9 @@ beforeAll(async () => {
       S3_SECRET_ACCESS_KEY: 'test-secret',
     },
   });
+  // Only "Poll now" polls here: a minute tick between two assertions would poll again and replace
+  // the status the first poll left.
+  await ctx.jobs.boss.unschedule(S3_POLL_JOB);
   const tenant = async (awsAccountId: string): Promise<Tenant> => {
     const id = (await seedOrg(ctx.database.db)).id;
     const user = await seedUser(ctx.database.db, {
