@@ -76,6 +76,9 @@ export interface ChartSource {
 
 const DAY_MS = 86_400_000;
 
+/** Charts count from hourly roll-ups: a dashboard asks the same questions at every view. */
+const CHART_SEARCH = { rollups: true };
+
 // ---------------------------------------------------------------------------------------------------
 // Saved and library queries
 
@@ -207,21 +210,31 @@ const savedQueries: ChartSource = {
     }
     if (spec.type === 'map') return runMap(db, actor, queries[0]!, scope, base);
     if (spec.type === 'badge') {
-      const result = await aggregateEvents(db, actor, {
-        ...scope,
-        query: queries[0]!.query,
-        aggregation: { type: 'count' },
-      });
+      const result = await aggregateEvents(
+        db,
+        actor,
+        {
+          ...scope,
+          query: queries[0]!.query,
+          aggregation: { type: 'count' },
+        },
+        CHART_SEARCH,
+      );
       return { ...base, value: result.value ?? 0 };
     }
     if (spec.type === 'pie' || spec.type === 'table') {
       const values: number[] = [];
       for (const query of queries) {
-        const result = await aggregateEvents(db, actor, {
-          ...scope,
-          query: query.query,
-          aggregation: { type: 'count' },
-        });
+        const result = await aggregateEvents(
+          db,
+          actor,
+          {
+            ...scope,
+            query: query.query,
+            aggregation: { type: 'count' },
+          },
+          CHART_SEARCH,
+        );
         values.push(result.value ?? 0);
       }
       return {
@@ -235,11 +248,16 @@ const savedQueries: ChartSource = {
     let categories: string[] = [];
     const series: { name: string; values: number[] }[] = [];
     for (const query of queries) {
-      const result = await aggregateEvents(db, actor, {
-        ...scope,
-        query: query.query,
-        aggregation: { type: 'date_histogram', interval },
-      });
+      const result = await aggregateEvents(
+        db,
+        actor,
+        {
+          ...scope,
+          query: query.query,
+          aggregation: { type: 'date_histogram', interval },
+        },
+        CHART_SEARCH,
+      );
       const buckets = result.buckets ?? [];
       if (categories.length === 0) categories = buckets.map((bucket) => bucket.key);
       series.push({ name: query.name, values: buckets.map((bucket) => bucket.count) });
@@ -260,11 +278,16 @@ async function runMap(
   scope: { begin: string; end: string; filters: SearchFilter[] },
   base: { begin: string; end: string; timeAxis: boolean },
 ): Promise<ChartData> {
-  const result = await aggregateEvents(db, actor, {
-    ...scope,
-    query: query.query,
-    aggregation: { type: 'terms', field: CHART_MAP_FIELD, size: AGGREGATION_MAX_TERMS },
-  });
+  const result = await aggregateEvents(
+    db,
+    actor,
+    {
+      ...scope,
+      query: query.query,
+      aggregation: { type: 'terms', field: CHART_MAP_FIELD, size: AGGREGATION_MAX_TERMS },
+    },
+    CHART_SEARCH,
+  );
   const buckets = result.buckets ?? [];
   const countries = await countriesOf(buckets.map((bucket) => bucket.key));
   const perCountry = new Map<string, number>();
@@ -291,14 +314,19 @@ async function runAggregate(
 ): Promise<ChartData> {
   const request = { ...scope, query: query.query };
   if (aggregation.type === 'terms') {
-    const result = await aggregateEvents(db, actor, {
-      ...request,
-      aggregation: {
-        type: 'terms',
-        field: aggregation.field,
-        size: Math.min(aggregation.size ?? CHART_TOP_VALUES, CHART_TOP_VALUES),
+    const result = await aggregateEvents(
+      db,
+      actor,
+      {
+        ...request,
+        aggregation: {
+          type: 'terms',
+          field: aggregation.field,
+          size: Math.min(aggregation.size ?? CHART_TOP_VALUES, CHART_TOP_VALUES),
+        },
       },
-    });
+      CHART_SEARCH,
+    );
     const buckets = result.buckets ?? [];
     return {
       ...base,
@@ -308,7 +336,7 @@ async function runAggregate(
     };
   }
   if (aggregation.type === 'date_histogram') {
-    const result = await aggregateEvents(db, actor, { ...request, aggregation });
+    const result = await aggregateEvents(db, actor, { ...request, aggregation }, CHART_SEARCH);
     const buckets = result.buckets ?? [];
     return {
       ...base,
@@ -317,7 +345,7 @@ async function runAggregate(
       series: [{ name: query.name, values: buckets.map((bucket) => bucket.count) }],
     };
   }
-  const result = await aggregateEvents(db, actor, { ...request, aggregation });
+  const result = await aggregateEvents(db, actor, { ...request, aggregation }, CHART_SEARCH);
   return { ...base, value: result.value ?? null };
 }
 
