@@ -19,6 +19,7 @@ import {
   type Permission,
   type SavedQuery,
   type SearchFilter,
+  type SkuGate,
 } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import { assertDomainEntitled, type AccessContext } from '../../platform/access';
@@ -34,6 +35,7 @@ import {
 } from '../alerts/summaries';
 import { aggregateEvents, histogramInterval, searchEvents, type SearchActor } from '../events/service';
 import { getSavedQuery } from '../saved-queries/service';
+import { controlCountsByOverallScore, riskCountsByResidualRisk } from '../risk/summaries';
 import { countriesOf } from './geo';
 import {
   latestTickets,
@@ -47,8 +49,8 @@ import {
  * The data-source registry of charts (spec 3 "Dashboard data source families"). Each family says
  * which permission its data needs, checks a chart's settings and runs it for a viewer over a range.
  * Saved-query charts run through the event search service, so the viewer's data restrictions apply
- * to every figure; ticket families need INCIDENT_VIEW or TASK_VIEW. Families of areas still to come
- * (risk, governance) add an entry here and a value to CHART_FAMILIES.
+ * to every figure; ticket families need INCIDENT_VIEW or TASK_VIEW, risk families RISK_VIEW and a
+ * risk product. Other areas add an entry here and a value to CHART_FAMILIES.
  */
 
 /** The settings of a chart that its source reads. */
@@ -69,6 +71,8 @@ export interface Range {
 export interface ChartSource {
   /** What the viewer needs to see the data (403 PERMISSION_DENIED otherwise). */
   viewPermission: Permission;
+  /** The product the data belongs to (403 PRODUCT_NOT_ENTITLED without it). */
+  sku?: SkuGate;
   /** Checks the settings; answers them normalised (row limit defaulted). */
   check(db: Db, access: AccessContext, spec: ChartSpec): Promise<ChartSpec>;
   run(db: Db, access: AccessContext, spec: ChartSpec, range: Range, now: Date): Promise<ChartData>;
@@ -574,6 +578,22 @@ const incidentTrends = trendSource('INCIDENT_VIEW', 'Incidents', checkPlain, (db
   ticketsPerDay(db, ticketScope(access, 'incident', range)),
 );
 
+// ---------------------------------------------------------------------------------------------------
+// Risk register
+
+/** The register as it stands (not the range): counts per level, from the risk module. */
+const registerCounts = (
+  name: string,
+  count: (db: Db, orgId: string) => Promise<{ key: string; count: number }[]>,
+): ChartSource => ({
+  viewPermission: 'RISK_VIEW',
+  sku: 'risk',
+  check: checkPlain,
+  async run(db, access, spec, range) {
+    return keyed(await count(db, access.org.id), name, spec.type, isoRange(range));
+  },
+});
+
 export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   SAVED_QUERIES: savedQueries,
   ALERT_LIST: alertList,
@@ -589,4 +609,6 @@ export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   TASK_LIST: ticketList('task'),
   TASK_STATE_COUNTS: ticketCounts('task', ticketCountsByState),
   TASK_OWNER_COUNTS: ticketCounts('task', byOwner),
+  RISKS: registerCounts('Risks', riskCountsByResidualRisk),
+  CONTROLS: registerCounts('Controls', controlCountsByOverallScore),
 };
