@@ -117,6 +117,19 @@ describe('hourly roll-ups of chart aggregations', () => {
     await bothWays(actor);
   });
 
+  it('leave all time to the events', async () => {
+    const before = await rows<{ n: number }>(`SELECT count(*)::int AS n FROM event_rollup_hours`);
+    const allTime = {
+      query: '',
+      filters: [],
+      intervalType: 'ALL_TIME' as const,
+      aggregation: { type: 'count' as const },
+    };
+    const rolled = await aggregateEvents(database.db, actor, allTime, { now, rollups: true });
+    expect(rolled).toEqual(await aggregateEvents(database.db, actor, allTime, { now }));
+    expect(await rows<{ n: number }>(`SELECT count(*)::int AS n FROM event_rollup_hours`)).toEqual(before);
+  });
+
   it('keep each viewer inside their data restrictions', async () => {
     const [count, , hosts] = await bothWays(restricted);
     const [all] = await bothWays(actor);

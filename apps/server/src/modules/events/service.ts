@@ -467,13 +467,15 @@ export async function aggregateEvents(
 
 /**
  * The roll-up shape of an aggregation, or null when it has none: counts, terms, and histograms of
- * whole hours.
+ * whole hours, over at most SEARCH_MAX_RANGE_DAYS.
  */
 function rollupShape(
   aggregation: Aggregation,
   field: EventField | null,
   scope: EventScope,
 ): RollupShape | null {
+  // All time reads every event anyway; roll-ups serve the ranges a search may ask for.
+  if (scope.end.getTime() - scope.begin.getTime() > SEARCH_MAX_RANGE_DAYS * DAY_MS) return null;
   switch (aggregation.type) {
     case 'count':
       return { kind: 'count' };
