@@ -3,6 +3,7 @@ import { insertDayOfEvents } from './event-data';
 import {
   apiVsSql,
   benchApp,
+  ms,
   sample,
   scratchDatabase,
   seconds,
@@ -131,7 +132,8 @@ function dashboardCharts() {
  * two badges, a 100-event table and four alert charts) over BENCH_EVENTS events (10,000,000 unless
  * told) of one organisation spread over 30 days, drawn over the last 7 days as the page does: the 12
  * data calls at once over HTTP. The baseline runs the same statements directly, also all at once, on a
- * second connection pool. Wall time until the last chart's data has arrived.
+ * second connection pool. Wall time until the last chart's data has arrived; the first view, which
+ * computes the charts' hourly roll-ups, is reported apart.
  */
 export async function dashboardBenchmark(): Promise<BenchResult> {
   const eventCount = Number(process.env.BENCH_EVENTS ?? 10_000_000);
@@ -193,11 +195,10 @@ export async function dashboardBenchmark(): Promise<BenchResult> {
     };
     const statements = charts.flatMap((chart) => chart.sql);
     const raw: Query = query;
-    const api = await sample(
-      SAMPLES,
-      () => Promise.all(chartIds.map((id) => call(`chart/${id}/data`, range))),
-      2,
-    );
+    const drawDashboard = () => Promise.all(chartIds.map((id) => call(`chart/${id}/data`, range)));
+    // The first view computes the charts' hourly roll-ups; later views read them.
+    const [first] = await sample(1, drawDashboard, 0);
+    const api = await sample(SAMPLES, drawDashboard, 1);
     const direct = await sample(
       SAMPLES,
       () =>
@@ -214,6 +215,7 @@ export async function dashboardBenchmark(): Promise<BenchResult> {
       lines: [
         seeded,
         `all ${charts.length} charts' data over ${RANGE_DAYS} days at once (${statements.length} statements; ${SAMPLES} samples)`,
+        `first view (computing the roll-ups) ${ms(first!)}`,
         ...apiVsSql(api, direct),
       ],
     };

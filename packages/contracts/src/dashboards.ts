@@ -31,6 +31,8 @@ export const CHART_FAMILIES = [
   'TASK_LIST',
   'TASK_STATE_COUNTS',
   'TASK_OWNER_COUNTS',
+  'RISKS',
+  'CONTROLS',
 ] as const;
 export type ChartFamily = (typeof CHART_FAMILIES)[number];
 
@@ -49,6 +51,8 @@ export const CHART_FAMILY_TYPES: Record<ChartFamily, readonly ChartType[]> = {
   TASK_LIST: ['table'],
   TASK_STATE_COUNTS: ['bar', 'pie', 'table', 'badge'],
   TASK_OWNER_COUNTS: ['bar', 'pie', 'table', 'badge'],
+  RISKS: ['bar', 'pie', 'table', 'badge'],
+  CONTROLS: ['bar', 'pie', 'table', 'badge'],
 };
 
 /** Families of alert records, drawn for the security or the fraud domain. */

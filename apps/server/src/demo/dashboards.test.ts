@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type TestContext } from '../../test/app';
 import { seedEvents } from '../../test/events';
 import { seedOrg, seedUser, type SeededUser } from '../../test/fixtures';
-import { seedDashboardsDemo, seedLibraryDashboardDemo, seedWorkspaceDemo } from './dashboards';
+import {
+  seedDashboardsDemo,
+  seedLibraryDashboardDemo,
+  seedRiskDashboardDemo,
+  seedWorkspaceDemo,
+} from './dashboards';
 
 let ctx: TestContext;
 let orgId: string;
@@ -56,6 +61,31 @@ beforeAll(async () => {
   await seedWorkspaceDemo(db, orgId, { ownerId: admin.id, analystId: analyst.id, dashboardId });
 });
 afterAll(() => ctx.close());
+
+describe('demo risk register dashboard', () => {
+  it('draws the register of a bank with a risk product, after the landing dashboard', async () => {
+    const db = ctx.database.db;
+    const riskOrgId = (await seedOrg(db, { productSkus: ['RISK_INFORMATION_SECURITY'] })).id;
+    const viewer = await seedUser(db, {
+      homeOrgId: riskOrgId,
+      permissions: ['DASHBOARD_VIEW', 'CHART_VIEW', 'RISK_VIEW', 'EVENT_VIEW', 'ALERT_INBOX_VIEW'],
+    });
+    await seedDashboardsDemo(db, riskOrgId, viewer.id);
+    const id = await seedRiskDashboardDemo(db, riskOrgId, viewer.id);
+    const landing = await orgRequest(ctx, riskOrgId, 'GET', '/dashboards/default', viewer);
+    expect(landing.json().dashboard.name).toBe('Security operations');
+    const dashboard = (await orgRequest(ctx, riskOrgId, 'GET', `/dashboard/${id}`, viewer)).json();
+    expect(dashboard.tiles.map((tile: { chart: { name: string } }) => tile.chart.name)).toEqual([
+      'Risks by residual risk',
+      'Controls by overall score',
+    ]);
+    for (const tile of dashboard.tiles as { chartId: string }[]) {
+      const data = await orgRequest(ctx, riskOrgId, 'POST', `/chart/${tile.chartId}/data`, viewer, {});
+      expect(data.statusCode, data.body).toBe(200);
+      expect(data.json().categories.at(-1)).toBe('Not scored');
+    }
+  });
+});
 
 describe('demo dashboards', () => {
   it("land each bank's users on a dashboard whose every chart draws live data", async () => {

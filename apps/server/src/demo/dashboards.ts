@@ -142,6 +142,57 @@ export async function seedDashboardsDemo(db: Db, orgId: string, createdBy: strin
   return dashboard.id;
 }
 
+/**
+ * First Harbor's "Security risk register" dashboard: its risks by residual risk and controls by overall
+ * score (after "Security operations" in name order, which stays where users land).
+ */
+export async function seedRiskDashboardDemo(db: Db, orgId: string, createdBy: string): Promise<string> {
+  const chart = async (seed: ChartSeed) =>
+    (
+      await insertChart(db, {
+        orgId,
+        library: false,
+        domain: 'security',
+        savedQueryIds: [],
+        rowLimit: null,
+        createdBy,
+        ...seed,
+      })
+    ).id;
+  const tiles = [
+    {
+      chartId: await chart({
+        name: 'Risks by residual risk',
+        description: 'Active risks of the register.',
+        type: 'bar',
+        family: 'RISKS',
+      }),
+      width: 1,
+    },
+    {
+      chartId: await chart({
+        name: 'Controls by overall score',
+        description: '',
+        type: 'pie',
+        family: 'CONTROLS',
+      }),
+      width: 1,
+    },
+  ];
+  const dashboard = await insertDashboard(db, {
+    orgId,
+    library: false,
+    name: 'Security risk register',
+    description: 'The risk register as it stands.',
+    chartsPerRow: 2,
+    tiles,
+    intervalType: '30D',
+    refreshSeconds: 0,
+    createdBy,
+  });
+  return dashboard.id;
+}
+
 /** The provider's library dashboard "Alert desk", of alert charts that work in every organisation. */
 export async function seedLibraryDashboardDemo(db: Db, createdBy: string): Promise<string> {
   const chart = async (seed: ChartSeed) =>

@@ -15,7 +15,12 @@ import { seedAlertsDemo } from './alerts';
 import { seedAssetsDemo } from './assets';
 import { seedClassifiersDemo } from './classifiers';
 import { seedCustomParsersDemo } from './custom-parsers';
-import { seedDashboardsDemo, seedLibraryDashboardDemo, seedWorkspaceDemo } from './dashboards';
+import {
+  seedDashboardsDemo,
+  seedLibraryDashboardDemo,
+  seedRiskDashboardDemo,
+  seedWorkspaceDemo,
+} from './dashboards';
 import { seedEscalationDemo } from './escalation';
 import { seedGovernanceDemo } from './governance';
 import { seedEventsDemo, seedTrickleTokens } from './events';
@@ -236,6 +241,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
         analystId: peopleOf(0).analystId,
         dashboardId,
       });
+      await seedRiskDashboardDemo(db, orgId, context.adminUserId);
     }
   }
   await seedLibraryDashboardDemo(db, context.adminUserId);

@@ -116,6 +116,20 @@ export async function countChartsUsingQuery(db: Db, savedQueryId: string): Promi
   return row?.n ?? 0;
 }
 
+/** The live charts drawing a saved or library query. */
+export async function chartIdsUsingQuery(db: Db, savedQueryId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: charts.id })
+    .from(charts)
+    .where(
+      and(
+        eq(charts.state, 'ACTIVE'),
+        sql`${charts.savedQueryIds} @> ${JSON.stringify([savedQueryId])}::jsonb`,
+      ),
+    );
+  return rows.map((row) => row.id);
+}
+
 export async function insertChart(db: Db, values: NewChart): Promise<ChartRow> {
   const [row] = await db.insert(charts).values(values).returning();
   return row!;

@@ -79,7 +79,10 @@ const RANGE_NOTE =
   'The range is `intervalType` (1H … 90D, this/last week or month, ALL_TIME) or `begin` and `end`, as in ' +
   'the event search (last 24 hours by default). Saved-query charts run through the event search, so the ' +
   "caller's data restrictions apply; they need EVENT_VIEW, alert families and the escalation chart " +
-  'ALERT_INBOX_VIEW, incident families INCIDENT_VIEW, task families TASK_VIEW (403 PERMISSION_DENIED). ' +
+  'ALERT_INBOX_VIEW, incident families INCIDENT_VIEW, task families TASK_VIEW, RISKS and CONTROLS ' +
+  'RISK_VIEW (403 PERMISSION_DENIED) and a risk product (403 PRODUCT_NOT_ENTITLED); those two count the ' +
+  'register as it stands, whatever the range. Counts, top terms and histograms of an hour and more are ' +
+  'added up from hourly roll-ups of the whole hours of the range and the events of the rest, exactly. ' +
   'Terms show the top 10 values, events tables at most 45 days back, maps the events per country of their ' +
   'source IP (ISO 3166-1 alpha-2 `categories`; at most 10,000 distinct source IPs, SEARCH_TOO_MANY_TERMS ' +
   'above), alert and incident trends the past ' +

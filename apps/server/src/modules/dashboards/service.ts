@@ -342,7 +342,7 @@ export async function runChartSpec(
   now = new Date(),
 ): Promise<ChartData> {
   const source = CHART_SOURCES[spec.family];
-  const refusal = refusalFor({ permission: source.viewPermission }, access);
+  const refusal = refusalFor({ permission: source.viewPermission, sku: source.sku }, access);
   if (refusal) {
     throw new AppError(
       'AccessDeniedException',

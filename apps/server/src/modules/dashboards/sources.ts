@@ -19,6 +19,7 @@ import {
   type Permission,
   type SavedQuery,
   type SearchFilter,
+  type SkuGate,
 } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import { assertDomainEntitled, type AccessContext } from '../../platform/access';
@@ -34,6 +35,7 @@ import {
 } from '../alerts/summaries';
 import { aggregateEvents, histogramInterval, searchEvents, type SearchActor } from '../events/service';
 import { getSavedQuery } from '../saved-queries/service';
+import { controlCountsByOverallScore, riskCountsByResidualRisk } from '../risk/summaries';
 import { countriesOf } from './geo';
 import {
   latestTickets,
@@ -47,8 +49,8 @@ import {
  * The data-source registry of charts (spec 3 "Dashboard data source families"). Each family says
  * which permission its data needs, checks a chart's settings and runs it for a viewer over a range.
  * Saved-query charts run through the event search service, so the viewer's data restrictions apply
- * to every figure; ticket families need INCIDENT_VIEW or TASK_VIEW. Families of areas still to come
- * (risk, governance) add an entry here and a value to CHART_FAMILIES.
+ * to every figure; ticket families need INCIDENT_VIEW or TASK_VIEW, risk families RISK_VIEW and a
+ * risk product. Other areas add an entry here and a value to CHART_FAMILIES.
  */
 
 /** The settings of a chart that its source reads. */
@@ -69,12 +71,17 @@ export interface Range {
 export interface ChartSource {
   /** What the viewer needs to see the data (403 PERMISSION_DENIED otherwise). */
   viewPermission: Permission;
+  /** The product the data belongs to (403 PRODUCT_NOT_ENTITLED without it). */
+  sku?: SkuGate;
   /** Checks the settings; answers them normalised (row limit defaulted). */
   check(db: Db, access: AccessContext, spec: ChartSpec): Promise<ChartSpec>;
   run(db: Db, access: AccessContext, spec: ChartSpec, range: Range, now: Date): Promise<ChartData>;
 }
 
 const DAY_MS = 86_400_000;
+
+/** Charts count from hourly roll-ups: a dashboard asks the same questions at every view. */
+const CHART_SEARCH = { rollups: true };
 
 // ---------------------------------------------------------------------------------------------------
 // Saved and library queries
@@ -207,21 +214,31 @@ const savedQueries: ChartSource = {
     }
     if (spec.type === 'map') return runMap(db, actor, queries[0]!, scope, base);
     if (spec.type === 'badge') {
-      const result = await aggregateEvents(db, actor, {
-        ...scope,
-        query: queries[0]!.query,
-        aggregation: { type: 'count' },
-      });
+      const result = await aggregateEvents(
+        db,
+        actor,
+        {
+          ...scope,
+          query: queries[0]!.query,
+          aggregation: { type: 'count' },
+        },
+        CHART_SEARCH,
+      );
       return { ...base, value: result.value ?? 0 };
     }
     if (spec.type === 'pie' || spec.type === 'table') {
       const values: number[] = [];
       for (const query of queries) {
-        const result = await aggregateEvents(db, actor, {
-          ...scope,
-          query: query.query,
-          aggregation: { type: 'count' },
-        });
+        const result = await aggregateEvents(
+          db,
+          actor,
+          {
+            ...scope,
+            query: query.query,
+            aggregation: { type: 'count' },
+          },
+          CHART_SEARCH,
+        );
         values.push(result.value ?? 0);
       }
       return {
@@ -235,11 +252,16 @@ const savedQueries: ChartSource = {
     let categories: string[] = [];
     const series: { name: string; values: number[] }[] = [];
     for (const query of queries) {
-      const result = await aggregateEvents(db, actor, {
-        ...scope,
-        query: query.query,
-        aggregation: { type: 'date_histogram', interval },
-      });
+      const result = await aggregateEvents(
+        db,
+        actor,
+        {
+          ...scope,
+          query: query.query,
+          aggregation: { type: 'date_histogram', interval },
+        },
+        CHART_SEARCH,
+      );
       const buckets = result.buckets ?? [];
       if (categories.length === 0) categories = buckets.map((bucket) => bucket.key);
       series.push({ name: query.name, values: buckets.map((bucket) => bucket.count) });
@@ -260,11 +282,16 @@ async function runMap(
   scope: { begin: string; end: string; filters: SearchFilter[] },
   base: { begin: string; end: string; timeAxis: boolean },
 ): Promise<ChartData> {
-  const result = await aggregateEvents(db, actor, {
-    ...scope,
-    query: query.query,
-    aggregation: { type: 'terms', field: CHART_MAP_FIELD, size: AGGREGATION_MAX_TERMS },
-  });
+  const result = await aggregateEvents(
+    db,
+    actor,
+    {
+      ...scope,
+      query: query.query,
+      aggregation: { type: 'terms', field: CHART_MAP_FIELD, size: AGGREGATION_MAX_TERMS },
+    },
+    CHART_SEARCH,
+  );
   const buckets = result.buckets ?? [];
   const countries = await countriesOf(buckets.map((bucket) => bucket.key));
   const perCountry = new Map<string, number>();
@@ -291,14 +318,19 @@ async function runAggregate(
 ): Promise<ChartData> {
   const request = { ...scope, query: query.query };
   if (aggregation.type === 'terms') {
-    const result = await aggregateEvents(db, actor, {
-      ...request,
-      aggregation: {
-        type: 'terms',
-        field: aggregation.field,
-        size: Math.min(aggregation.size ?? CHART_TOP_VALUES, CHART_TOP_VALUES),
+    const result = await aggregateEvents(
+      db,
+      actor,
+      {
+        ...request,
+        aggregation: {
+          type: 'terms',
+          field: aggregation.field,
+          size: Math.min(aggregation.size ?? CHART_TOP_VALUES, CHART_TOP_VALUES),
+        },
       },
-    });
+      CHART_SEARCH,
+    );
     const buckets = result.buckets ?? [];
     return {
       ...base,
@@ -308,7 +340,7 @@ async function runAggregate(
     };
   }
   if (aggregation.type === 'date_histogram') {
-    const result = await aggregateEvents(db, actor, { ...request, aggregation });
+    const result = await aggregateEvents(db, actor, { ...request, aggregation }, CHART_SEARCH);
     const buckets = result.buckets ?? [];
     return {
       ...base,
@@ -317,7 +349,7 @@ async function runAggregate(
       series: [{ name: query.name, values: buckets.map((bucket) => bucket.count) }],
     };
   }
-  const result = await aggregateEvents(db, actor, { ...request, aggregation });
+  const result = await aggregateEvents(db, actor, { ...request, aggregation }, CHART_SEARCH);
   return { ...base, value: result.value ?? null };
 }
 
@@ -546,6 +578,22 @@ const incidentTrends = trendSource('INCIDENT_VIEW', 'Incidents', checkPlain, (db
   ticketsPerDay(db, ticketScope(access, 'incident', range)),
 );
 
+// ---------------------------------------------------------------------------------------------------
+// Risk register
+
+/** The register as it stands (not the range): counts per level, from the risk module. */
+const registerCounts = (
+  name: string,
+  count: (db: Db, orgId: string) => Promise<{ key: string; count: number }[]>,
+): ChartSource => ({
+  viewPermission: 'RISK_VIEW',
+  sku: 'risk',
+  check: checkPlain,
+  async run(db, access, spec, range) {
+    return keyed(await count(db, access.org.id), name, spec.type, isoRange(range));
+  },
+});
+
 export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   SAVED_QUERIES: savedQueries,
   ALERT_LIST: alertList,
@@ -561,4 +609,6 @@ export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   TASK_LIST: ticketList('task'),
   TASK_STATE_COUNTS: ticketCounts('task', ticketCountsByState),
   TASK_OWNER_COUNTS: ticketCounts('task', byOwner),
+  RISKS: registerCounts('Risks', riskCountsByResidualRisk),
+  CONTROLS: registerCounts('Controls', controlCountsByOverallScore),
 };

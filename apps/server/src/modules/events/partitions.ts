@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { EVENT_RETENTION_DEFAULT_DAYS } from '@vigil/contracts';
 import type { Db } from '../../db/client';
+import { forgetRollupsBefore } from './rollups';
 
 /** Daily partitions created ahead of today. */
 export const PARTITION_DAYS_AHEAD = 7;
@@ -167,5 +168,10 @@ export async function dropExpiredPartitions(
           AND NOT (org_id = ANY(${sql.param(others)}::uuid[]))`,
     );
   }
+  // Roll-ups of the hours deleted from are out of date (for organisations keeping longer than the
+  // default, the default's cut-off forgets more than needed: they are computed again).
+  await forgetRollupsBefore(db, longestCutoff);
+  for (const [orgId, days] of shorter) await forgetRollupsBefore(db, cutoff(days), orgId);
+  if (policy.defaultDays < longest) await forgetRollupsBefore(db, cutoff(policy.defaultDays));
   return { dropped, deletedRows };
 }

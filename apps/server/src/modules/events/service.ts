@@ -38,6 +38,14 @@ import {
   type EventScope,
   type EventSort,
 } from './repo';
+import {
+  fillRollups,
+  HOUR_MS,
+  rolledUpCount,
+  rolledUpHistogram,
+  rolledUpTerms,
+  type RollupShape,
+} from './rollups';
 
 /** Longest a search statement may run before the database cancels it (SQLSTATE 57014). */
 export const SEARCH_STATEMENT_TIMEOUT_MS = 30_000;
@@ -57,6 +65,11 @@ export interface SearchOptions {
   /** Statement timeout of each search statement; PGlite ignores it (it has no timer to cancel with). */
   statementTimeoutMs?: number;
   now?: Date;
+  /**
+   * Counts, whole-hour histograms and terms of one organisation from hourly roll-ups (`rollups.ts`),
+   * computing the hours missing first: for charts, which ask the same questions again and again.
+   */
+  rollups?: boolean;
 }
 
 /** The scope fields of every search request (spec 3 section 3). */
@@ -95,11 +108,12 @@ export async function withSearchTimeout<T>(
   db: Db,
   options: SearchOptions,
   work: (tx: Db) => Promise<T>,
+  characteristics = 'READ ONLY',
 ): Promise<T> {
   const timeout = Math.max(1, Math.floor(options.statementTimeoutMs ?? SEARCH_STATEMENT_TIMEOUT_MS));
   try {
     return await db.transaction(async (tx) => {
-      await tx.execute(sql.raw('SET TRANSACTION READ ONLY'));
+      await tx.execute(sql.raw(`SET TRANSACTION ${characteristics}`));
       await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${timeout}`));
       // Compiling a plan to machine code costs more than it saves on these short, one-off statements.
       await tx.execute(sql.raw('SET LOCAL jit = off'));
@@ -385,44 +399,102 @@ export async function aggregateEvents(
     begin: scope.begin.toISOString(),
     end: scope.end.toISOString(),
   };
-  return withSearchTimeout(db, options, async (tx): Promise<AggregationResult> => {
-    switch (aggregation.type) {
-      case 'count':
-        return { ...base, value: await countEvents(tx, scope, Number.MAX_SAFE_INTEGER - 1) };
-      case 'count_distinct':
-        return { ...base, value: await countDistinct(tx, scope, field!) };
-      case 'terms': {
-        // One pass: the grouping that ranks the terms also counts them.
-        const terms = await selectTerms(tx, scope, field!, aggregation.size ?? AGGREGATION_DEFAULT_SIZE);
-        if (terms.uniqueTerms > AGGREGATION_MAX_TERMS) {
-          throw validationFailed('SEARCH_TOO_MANY_TERMS', `More than ${AGGREGATION_MAX_TERMS} unique terms`, {
-            field: 'aggregation.field',
-            params: { max: AGGREGATION_MAX_TERMS, field: field!.name },
-          });
+  const now = options.now ?? new Date();
+  const shape = options.rollups && 'orgId' in scope ? rollupShape(aggregation, field, scope) : null;
+  if (shape && 'orgId' in scope) {
+    await withSearchTimeout(db, options, (tx) => fillRollups(tx, scope, shape, now), 'READ WRITE');
+  }
+  const rolled = shape && 'orgId' in scope ? scope : null;
+  const characteristics = rolled ? 'ISOLATION LEVEL REPEATABLE READ, READ ONLY' : 'READ ONLY';
+  return withSearchTimeout(
+    db,
+    options,
+    async (tx): Promise<AggregationResult> => {
+      switch (aggregation.type) {
+        case 'count':
+          return {
+            ...base,
+            value: rolled
+              ? await rolledUpCount(tx, rolled, now)
+              : await countEvents(tx, scope, Number.MAX_SAFE_INTEGER - 1),
+          };
+        case 'count_distinct':
+          return { ...base, value: await countDistinct(tx, scope, field!) };
+        case 'terms': {
+          // One pass: the grouping that ranks the terms also counts them.
+          const size = aggregation.size ?? AGGREGATION_DEFAULT_SIZE;
+          const terms = rolled
+            ? await rolledUpTerms(tx, rolled, field!, size, now)
+            : await selectTerms(tx, scope, field!, size);
+          if (terms.uniqueTerms > AGGREGATION_MAX_TERMS) {
+            throw validationFailed(
+              'SEARCH_TOO_MANY_TERMS',
+              `More than ${AGGREGATION_MAX_TERMS} unique terms`,
+              {
+                field: 'aggregation.field',
+                params: { max: AGGREGATION_MAX_TERMS, field: field!.name },
+              },
+            );
+          }
+          const shown = terms.buckets.reduce((sum, bucket) => sum + bucket.count, 0);
+          return {
+            ...base,
+            buckets: terms.buckets,
+            uniqueTerms: terms.uniqueTerms,
+            otherCount: terms.total - shown,
+          };
         }
-        const shown = terms.buckets.reduce((sum, bucket) => sum + bucket.count, 0);
-        return {
-          ...base,
-          buckets: terms.buckets,
-          uniqueTerms: terms.uniqueTerms,
-          otherCount: terms.total - shown,
-        };
+        case 'date_histogram':
+          return {
+            ...base,
+            ...(await histogram(scope, aggregation.interval, (ms) =>
+              rolled ? rolledUpHistogram(tx, rolled, ms, now) : selectHistogram(tx, scope, ms),
+            )),
+          };
+        default: {
+          // sum, avg, min, max on a free field (columns were refused above).
+          const type = aggregation.type as 'sum' | 'avg' | 'min' | 'max';
+          const path = (field as Extract<EventField, { kind: 'field' }>).path;
+          const result = await numericAggregate(tx, scope, path, type);
+          if (result.nonNumeric > 0) throw notNumeric(field!);
+          return { ...base, value: result.value };
+        }
       }
-      case 'date_histogram':
-        return { ...base, ...(await histogram(tx, scope, aggregation.interval)) };
-      default: {
-        // sum, avg, min, max on a free field (columns were refused above).
-        const type = aggregation.type as 'sum' | 'avg' | 'min' | 'max';
-        const path = (field as Extract<EventField, { kind: 'field' }>).path;
-        const result = await numericAggregate(tx, scope, path, type);
-        if (result.nonNumeric > 0) throw notNumeric(field!);
-        return { ...base, value: result.value };
-      }
-    }
-  });
+    },
+    characteristics,
+  );
 }
 
-async function histogram(tx: Db, scope: EventScope, asked?: HistogramInterval) {
+/**
+ * The roll-up shape of an aggregation, or null when it has none: counts, terms, and histograms of
+ * whole hours, over at most SEARCH_MAX_RANGE_DAYS.
+ */
+function rollupShape(
+  aggregation: Aggregation,
+  field: EventField | null,
+  scope: EventScope,
+): RollupShape | null {
+  // All time reads every event anyway; roll-ups serve the ranges a search may ask for.
+  if (scope.end.getTime() - scope.begin.getTime() > SEARCH_MAX_RANGE_DAYS * DAY_MS) return null;
+  switch (aggregation.type) {
+    case 'count':
+      return { kind: 'count' };
+    case 'terms':
+      return { kind: 'terms', field: field! };
+    case 'date_histogram': {
+      const interval = histogramInterval(scope.begin, scope.end, aggregation.interval);
+      return HISTOGRAM_INTERVAL_MS[interval] % HOUR_MS === 0 ? { kind: 'count' } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+async function histogram(
+  scope: EventScope,
+  asked: HistogramInterval | undefined,
+  select: (intervalMs: number) => Promise<{ bucket: number; count: number }[]>,
+) {
   const interval = histogramInterval(scope.begin, scope.end, asked);
   const ms = HISTOGRAM_INTERVAL_MS[interval];
   let first = Math.floor(scope.begin.getTime() / ms);
@@ -433,7 +505,7 @@ async function histogram(tx: Db, scope: EventScope, asked?: HistogramInterval) {
       params: { max: HISTOGRAM_MAX_BUCKETS },
     });
   }
-  const counts = await selectHistogram(tx, scope, ms);
+  const counts = await select(ms);
   if (last - first + 1 > HISTOGRAM_MAX_BUCKETS) {
     // A range wider than any interval serves (all time): buckets from the first to the last event.
     first = counts[0]?.bucket ?? last;

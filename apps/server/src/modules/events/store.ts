@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { eventInputSchema, parseRangeBegin, type EventInput } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import { validationFailed } from '../../platform/errors';
+import { raiseHourVersions } from './rollups';
 import type { events } from './tables';
 
 export type NewEventRow = typeof events.$inferInsert;
@@ -144,6 +145,8 @@ export async function insertEventRows(db: Db, rows: readonly NewEventRow[]): Pro
           id uuid, received_at timestamptz, host text, src_ip inet, dst_ip inet, user_name text,
           data_source text, message text, fields jsonb, flags text[])`);
     }
+    // Last, so that the hours' rows stay locked only until the commit that follows.
+    await raiseHourVersions(tx as unknown as Db, rows);
   });
   return rows.length;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { EventFlag } from '@vigil/contracts';
 import {
+  bigint,
   customType,
   index,
   inet,
@@ -53,4 +54,46 @@ export const events = pgTable(
     index('events_fields').using('gin', sql`${table.fields} jsonb_path_ops`),
     index('events_search').using('gin', table.search),
   ],
+);
+
+/**
+ * The version of each hour of an organisation's events: raised in the transaction that writes events
+ * of that hour, so that a roll-up computed from an older version is known to be out of date.
+ */
+export const eventHourVersions = pgTable(
+  'event_hour_versions',
+  {
+    orgId: uuid().notNull(),
+    hour: timestamp({ withTimezone: true }).notNull(),
+    version: bigint({ mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.hour] })],
+);
+
+/**
+ * Hourly roll-ups of chart aggregations (`events/rollups.ts`): which hours of a roll-up (one query,
+ * restrictions included, and one shape) are computed, and from which version of the hour.
+ */
+export const eventRollupHours = pgTable(
+  'event_rollup_hours',
+  {
+    orgId: uuid().notNull(),
+    rollup: text().notNull(),
+    hour: timestamp({ withTimezone: true }).notNull(),
+    version: bigint({ mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.rollup, table.hour] })],
+);
+
+/** The counts of a computed roll-up hour: per term of the field, or one row with term '' for counts. */
+export const eventRollupCounts = pgTable(
+  'event_rollup_counts',
+  {
+    orgId: uuid().notNull(),
+    rollup: text().notNull(),
+    hour: timestamp({ withTimezone: true }).notNull(),
+    term: text().notNull(),
+    count: bigint({ mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.rollup, table.hour, table.term] })],
 );

@@ -1,16 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import {
   chartOption,
   DRAWN_CHART_TYPES,
+  keyedCountries,
+  mapChartOption,
+  WORLD_MAP,
   REPORT_PDF_MAX_TABLE_ROWS,
   type Chart,
   type ChartData,
   type DrawnChartType,
 } from '@vigil/contracts';
-import { BarChart, LineChart, PieChart } from 'echarts/charts';
+import { BarChart, LineChart, MapChart, PieChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { LegacyGridContainLabel } from 'echarts/features';
 import { SVGRenderer } from 'echarts/renderers';
+import { alpha2ToNumeric } from 'i18n-iso-countries';
+import { feature } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { Cell, PdfBuilder } from '../../platform/pdf/document';
 import { svgToPng } from '../../platform/pdf/svg';
 
@@ -19,6 +27,7 @@ echarts.use([
   BarChart,
   LineChart,
   PieChart,
+  MapChart,
   GridComponent,
   LegendComponent,
   TooltipComponent,
@@ -37,6 +46,32 @@ export function chartSvg(type: DrawnChartType, data: ChartData): string {
     return chart.renderToSVGString();
   } finally {
     // An instance left behind keeps timers alive and the process from exiting.
+    chart.dispose();
+  }
+}
+
+let worldRegistered = false;
+
+/** Registers the world's borders the web map draws (world-atlas, Natural Earth 1:110m), once. */
+function registerWorld() {
+  if (worldRegistered) return;
+  const path = createRequire(import.meta.url).resolve('world-atlas/countries-110m.json');
+  const topology = JSON.parse(readFileSync(path, 'utf8')) as Topology<{
+    countries: GeometryCollection<{ name: string }>;
+  }>;
+  const countries = keyedCountries(feature(topology, topology.objects.countries));
+  echarts.registerMap(WORLD_MAP, countries as unknown as Parameters<typeof echarts.registerMap>[1]);
+  worldRegistered = true;
+}
+
+/** A map chart drawn like the web's, as SVG text. */
+export function mapSvg(data: ChartData): string {
+  registerWorld();
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, ...FIGURE });
+  try {
+    chart.setOption(mapChartOption({ data, dark: false, numericOf: alpha2ToNumeric }).option);
+    return chart.renderToSVGString();
+  } finally {
     chart.dispose();
   }
 }
@@ -78,6 +113,9 @@ export function addChartSection(pdf: PdfBuilder, chart: Chart, data: ChartData) 
   }
   if (DRAWN_CHART_TYPES.includes(chart.type)) {
     const picture = svgToPng(chartSvg(chart.type as DrawnChartType, data));
+    pdf.image(picture.png, picture);
+  } else if (chart.type === 'map') {
+    const picture = svgToPng(mapSvg(data));
     pdf.image(picture.png, picture);
   } else if (chart.type === 'badge') {
     pdf.paragraph(String(data.value ?? 0), { size: 28 });

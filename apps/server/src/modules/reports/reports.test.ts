@@ -249,6 +249,33 @@ describe('report templates', () => {
       family: 'SAVED_QUERIES',
       savedQueryIds: [queries.logins],
     });
+
+    // The query the locked chart draws keeps its search too; its name may change.
+    const query = { name: 'Logins', query: 'action:login' };
+    const changed = await call('PUT', `/saved-query/${queries.logins}`, editor, {
+      ...query,
+      query: 'action:*',
+    });
+    expect([changed.statusCode, changed.json().key]).toEqual([400, 'SAVED_QUERY_USED_IN_ON_DEMAND_REPORT']);
+    const aggregated = await call('PUT', `/saved-query/${queries.logins}`, editor, {
+      ...query,
+      aggregation: { type: 'count' },
+    });
+    expect(aggregated.json().key).toBe('SAVED_QUERY_USED_IN_ON_DEMAND_REPORT');
+    const removed = await call('DELETE', `/saved-query/${queries.logins}`, editor);
+    expect([removed.statusCode, removed.json().key]).toEqual([400, 'SAVED_QUERY_USED_IN_ON_DEMAND_REPORT']);
+    const described = await call('PUT', `/saved-query/${queries.logins}`, editor, {
+      ...query,
+      description: 'Every logon',
+    });
+    expect(described.statusCode, described.body).toBe(200);
+    expect((await call('GET', `/saved-query/${queries.logins}`, editor)).json().query).toBe('action:login');
+    // A query only a free chart draws may change.
+    const failures = await call('PUT', `/saved-query/${queries.failures}`, editor, {
+      name: 'Failures',
+      query: 'outcome:failure OR outcome:error',
+    });
+    expect(failures.statusCode, failures.body).toBe(200);
   });
 });
 

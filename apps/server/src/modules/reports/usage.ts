@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { chartIdsUsingQuery } from '../dashboards/repo';
 import { reportTemplates } from './tables';
 
 /**
@@ -11,6 +12,21 @@ export async function chartUsedInReports(db: Db, chartId: string): Promise<boole
     .select({ id: reportTemplates.id })
     .from(reportTemplates)
     .where(sql`${reportTemplates.chartIds} @> ${JSON.stringify([chartId])}::jsonb`)
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Whether a saved or library query draws a chart of a report template: its search is then locked
+ * like the chart's series (spec 3 "Locking").
+ */
+export async function savedQueryUsedInReports(db: Db, savedQueryId: string): Promise<boolean> {
+  const chartIds = await chartIdsUsingQuery(db, savedQueryId);
+  if (chartIds.length === 0) return false;
+  const [row] = await db
+    .select({ id: reportTemplates.id })
+    .from(reportTemplates)
+    .where(sql`${reportTemplates.chartIds} ?| ${sql.param(chartIds)}::text[]`)
     .limit(1);
   return row !== undefined;
 }

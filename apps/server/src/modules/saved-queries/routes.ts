@@ -34,7 +34,8 @@ const WRITE_NOTE =
   '(400 SAVED_QUERY_INVALID_QUERY with `position`, at most 2048 characters). Library queries are changed ' +
   'only by provider staff (403 SAVED_QUERY_LIBRARY_READ_ONLY); queries of other organisations answer 404 ' +
   'SAVED_QUERY_NOT_FOUND. The aggregation cannot change while a trigger or a live chart uses the query (409 ' +
-  'SAVED_QUERY_AGGREGATION_IN_USE).';
+  'SAVED_QUERY_AGGREGATION_IN_USE). While a chart of a report template draws the query, its query text and ' +
+  'aggregation cannot change (400 SAVED_QUERY_USED_IN_ON_DEMAND_REPORT); its name and description can.';
 
 /** Saved queries (spec 3): the organisation's own and the provider's library. */
 export const savedQueryRoutes =
@@ -125,7 +126,8 @@ export const savedQueryRoutes =
           tags: TAGS,
           summary: 'Delete a saved query',
           description:
-            'For good. Library queries are deleted only by provider staff (403 SAVED_QUERY_LIBRARY_READ_ONLY).',
+            'For good. Library queries are deleted only by provider staff (403 SAVED_QUERY_LIBRARY_READ_ONLY); a ' +
+            'query drawing a chart of a report template is kept (400 SAVED_QUERY_USED_IN_ON_DEMAND_REPORT).',
           params: idParams,
           response: { 204: z.null() },
         },

@@ -7,6 +7,7 @@ import { findSqlState } from '../../platform/error-handler';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { viewerOf } from '../roles/rules';
 import { countChartsUsingQuery } from '../dashboards/repo';
+import { savedQueryUsedInReports } from '../reports/usage';
 import { countTriggersUsingQuery } from '../triggers/repo';
 import {
   deleteSavedQuery,
@@ -163,6 +164,14 @@ async function editableRow(db: Db, access: AccessContext, id: string): Promise<S
   return view.row;
 }
 
+/** A query drawing a chart of a report template keeps its search (its name and description may change). */
+const usedInReports = () =>
+  validationFailed(
+    'SAVED_QUERY_USED_IN_ON_DEMAND_REPORT',
+    'Cannot modify a saved query that is used in an On-Demand Report',
+    { field: 'query' },
+  );
+
 const sameAggregation = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 export async function replaceSavedQuery(
@@ -177,6 +186,8 @@ export async function replaceSavedQuery(
   const scope = before.library ? ({ library: true } as const) : { orgId: access.org.id };
   if (await nameTaken(db, scope, input.name, id)) throw nameTakenError(input.name);
   const aggregation = input.aggregation ?? null;
+  const searchChanged = before.query !== input.query || !sameAggregation(before.aggregation, aggregation);
+  if (searchChanged && (await savedQueryUsedInReports(db, id))) throw usedInReports();
   if (!sameAggregation(before.aggregation, aggregation) && (await savedQueryUseCount(db, id)) > 0) {
     throw conflict(
       'SAVED_QUERY_AGGREGATION_IN_USE',
@@ -212,6 +223,7 @@ export async function replaceSavedQuery(
 export async function removeSavedQuery(db: Db, actor: Actor, id: string): Promise<void> {
   const { access } = actor;
   const before = await editableRow(db, access, id);
+  if (await savedQueryUsedInReports(db, id)) throw usedInReports();
   await db.transaction(async (tx) => {
     await deleteSavedQuery(tx, id);
     await recordActivity(tx, {

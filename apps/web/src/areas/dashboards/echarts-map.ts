@@ -1,4 +1,4 @@
-import type { ChartData } from '@vigil/contracts';
+import { keyedCountries, mapChartOption, WORLD_MAP, type ChartData } from '@vigil/contracts';
 import { MapChart } from 'echarts/charts';
 import { AriaComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
@@ -11,7 +11,6 @@ import worldUrl from 'world-atlas/countries-110m.json?url';
 
 echarts.use([MapChart, TooltipComponent, AriaComponent, SVGRenderer]);
 
-const MAP = 'world';
 const FALLBACK_SIZE = { width: 480, height: 240 };
 let registered: Promise<void> | undefined;
 
@@ -23,36 +22,14 @@ function registerWorld(): Promise<void> {
       return response.json() as Promise<Topology<{ countries: GeometryCollection<{ name: string }> }>>;
     })
     .then((topology) => {
-      const countries = feature(topology, topology.objects.countries);
-      const keyed = {
-        ...countries,
-        features: countries.features.map((country) => ({
-          ...country,
-          properties: { ...country.properties, code: String(country.id ?? '') },
-        })),
-      };
-      echarts.registerMap(MAP, keyed as unknown as Parameters<typeof echarts.registerMap>[1]);
+      const countries = keyedCountries(feature(topology, topology.objects.countries));
+      echarts.registerMap(WORLD_MAP, countries as unknown as Parameters<typeof echarts.registerMap>[1]);
     })
     .catch((error: unknown) => {
       registered = undefined;
       throw error;
     });
   return registered;
-}
-
-/** Light to dark blue (the reverse on a dark background) by a share from 0 to 1. */
-function shade(share: number, dark: boolean): string {
-  const [from, to] = dark
-    ? [
-        [28, 58, 94],
-        [116, 192, 252],
-      ]
-    : [
-        [208, 235, 255],
-        [24, 100, 171],
-      ];
-  const channel = (index: number) => Math.round(from[index]! + (to[index]! - from[index]!) * share);
-  return `rgb(${channel(0)}, ${channel(1)}, ${channel(2)})`;
 }
 
 export interface MapOptions {
@@ -66,14 +43,7 @@ export interface MapOptions {
 export async function drawMap(element: HTMLElement, { data, dark, language }: MapOptions) {
   await registerWorld();
   const names = new Intl.DisplayNames([language], { type: 'region' });
-  const values = data.series?.[0]?.values ?? [];
-  const points = (data.categories ?? []).map((country, index) => ({
-    name: alpha2ToNumeric(country) ?? country,
-    value: values[index] ?? 0,
-    country,
-  }));
-  const byCode = new Map(points.map((point) => [point.name, point.country]));
-  const max = Math.max(1, ...values);
+  const { option, countryOf } = mapChartOption({ data, dark, numericOf: alpha2ToNumeric });
   // The map's projection needs a size: an element not laid out yet (a hidden tab) gets one until resized.
   const chart = echarts.init(element, undefined, {
     renderer: 'svg',
@@ -81,34 +51,16 @@ export async function drawMap(element: HTMLElement, { data, dark, language }: Ma
     height: element.clientHeight || FALLBACK_SIZE.height,
   });
   chart.setOption({
-    aria: { enabled: true },
-    backgroundColor: 'transparent',
-    animation: false,
+    ...option,
     tooltip: {
       trigger: 'item',
       confine: true,
       formatter: (item: { name: string; value: unknown }) => {
-        const country = byCode.get(item.name);
+        const country = countryOf(item.name);
         if (!country) return '';
         return `${names.of(country) ?? country}: ${new Intl.NumberFormat(language).format(Number(item.value))}`;
       },
     },
-    series: [
-      {
-        type: 'map',
-        map: MAP,
-        nameProperty: 'code',
-        roam: false,
-        emphasis: { label: { show: false } },
-        itemStyle: { areaColor: dark ? '#2e2e2e' : '#f1f3f5', borderColor: dark ? '#555' : '#ced4da' },
-        // Shaded by hand rather than with ECharts' visual map, which would double this module's size.
-        data: points.map(({ name, value }) => ({
-          name,
-          value,
-          itemStyle: { areaColor: shade(value / max, dark) },
-        })),
-      },
-    ],
   });
   return chart;
 }
