@@ -58,7 +58,13 @@ beforeAll(async () => {
   });
   stranger = await seedUser(db, {
     homeOrgId: otherOrgId,
-    permissions: ['CUSTOM_POLICY_VIEW', 'CUSTOM_POLICY_EDIT', 'INCIDENT_VIEW', 'INCIDENT_EDIT'],
+    permissions: [
+      'CUSTOM_POLICY_VIEW',
+      'CUSTOM_POLICY_EDIT',
+      'INCIDENT_VIEW',
+      'INCIDENT_EDIT',
+      'POLICY_LINK_VIEW',
+    ],
   });
   incidentSlug = (
     await ok<{ slug: string }>(call('POST', '/incident', editor, { title: 'Phishing wave' }), 201)
@@ -304,7 +310,9 @@ describe('policy links from tickets', () => {
     expectError(await call('PUT', path, ticketEditor, { policyIds: [policy.id] }), 403, 'PERMISSION_DENIED');
     const links = await ok<TicketPolicyLink[]>(call('PUT', path, linker, { policyIds: [policy.id] }));
     expect(links).toMatchObject([{ id: policy.id, name: 'Phishing Response', currentVersionNumber: null }]);
-    expect(await ok<TicketPolicyLink[]>(call('GET', path, reader))).toHaveLength(1);
+    expect(await ok<TicketPolicyLink[]>(call('GET', path, ticketEditor))).toHaveLength(1);
+    // Seeing the links needs the Policy Link permission.
+    expectError(await call('GET', path, reader), 403, 'PERMISSION_DENIED');
 
     const foreign = await ok<PolicyDetail>(
       call('POST', '/governance/policy', stranger, { name: 'Theirs', body: 'x' }, otherOrgId),
@@ -315,7 +323,7 @@ describe('policy links from tickets', () => {
       400,
       'GOVERNANCE_POLICY_LINK_INVALID',
     );
-    expect(await ok<TicketPolicyLink[]>(call('GET', path, reader))).toHaveLength(1);
+    expect(await ok<TicketPolicyLink[]>(call('GET', path, linker))).toHaveLength(1);
     expect(await ok<TicketPolicyLink[]>(call('PUT', path, linker, { policyIds: [] }))).toEqual([]);
     expectError(await call('GET', path, stranger, undefined, otherOrgId), 404, 'TICKET_NOT_FOUND');
   });

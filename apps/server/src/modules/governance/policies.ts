@@ -1,4 +1,5 @@
 import type {
+  Permission,
   PolicyAcknowledgements,
   PolicyDetail,
   PolicyInput,
@@ -443,12 +444,26 @@ async function linksOf(db: Db, orgId: string, ticketId: string): Promise<TicketP
   }));
 }
 
+const TICKET_VIEW = { incident: 'INCIDENT_VIEW', task: 'TASK_VIEW' } as const;
+const TICKET_EDIT = { incident: 'INCIDENT_EDIT', task: 'TASK_EDIT' } as const;
+
+/** The route needs POLICY_LINK_VIEW or _EDIT; each ticket kind needs its own permission as well. */
+function assertTicketPermission(
+  access: AccessContext,
+  needed: Record<TicketKind, Permission>,
+  kind: TicketKind,
+) {
+  if (!access.permissions.has(needed[kind])) {
+    throw accessDenied('PERMISSION_DENIED', `This needs ${needed[kind]}`);
+  }
+}
+
+/** The policies an incident or task links (POLICY_LINK_VIEW and the ticket's view permission). */
 export async function ticketPolicies(db: Db, access: AccessContext, kind: TicketKind, ref: string) {
+  assertTicketPermission(access, TICKET_VIEW, kind);
   const { row } = await ticketView(db, access.org.id, kind, ref);
   return linksOf(db, access.org.id, row.id);
 }
-
-const TICKET_EDIT = { incident: 'INCIDENT_EDIT', task: 'TASK_EDIT' } as const;
 
 /**
  * Replaces the policies an incident or task links. The route needs POLICY_LINK_EDIT; editing the ticket
@@ -462,9 +477,7 @@ export async function setTicketPolicies(
   policyIds: string[],
 ): Promise<TicketPolicyLink[]> {
   const orgId = actor.access.org.id;
-  if (!actor.access.permissions.has(TICKET_EDIT[kind])) {
-    throw accessDenied('PERMISSION_DENIED', `Editing ${kind}s needs ${TICKET_EDIT[kind]}`);
-  }
+  assertTicketPermission(actor.access, TICKET_EDIT, kind);
   const { row } = await ticketView(db, orgId, kind, ref);
   const wanted = [...new Set(policyIds)];
   const existing = await existingPolicyIds(db, orgId, wanted);

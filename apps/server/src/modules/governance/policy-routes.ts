@@ -285,16 +285,18 @@ export const policyRoutes =
       async () => catPolicyRefs(),
     );
 
-    for (const { kind, view } of TICKETS) {
+    for (const { kind, view, edit } of TICKETS) {
       const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(40) });
       app.get(
         `/api/org/:orgId/${kind}/:ref/policies`,
         {
-          config: { access: { permission: view } },
+          config: { access: { permission: 'POLICY_LINK_VIEW' } },
           schema: {
             tags: TAGS,
             summary: `The policies an ${kind} links`,
-            description: `By name, with who linked each. 404 TICKET_NOT_FOUND for an ${kind} of another organisation.`,
+            description:
+              `Needs POLICY_LINK_VIEW and ${view} (403 PERMISSION_DENIED). By name, with who linked each. 404 ` +
+              `TICKET_NOT_FOUND for an ${kind} of another organisation.`,
             params: refParams,
             response: { 200: z.array(ticketPolicyLinkSchema) },
           },
@@ -310,7 +312,7 @@ export const policyRoutes =
             tags: TAGS,
             summary: `Set the policies an ${kind} links`,
             description:
-              `Needs POLICY_LINK_EDIT and the ${kind}'s edit permission (403 PERMISSION_DENIED). \`policyIds\`, at ` +
+              `Needs POLICY_LINK_EDIT and ${edit} (403 PERMISSION_DENIED). \`policyIds\`, at ` +
               `most ${TICKET_POLICY_LINKS_MAX}, are custom or CAT policies of the organisation (400 ` +
               'GOVERNANCE_POLICY_LINK_INVALID, nothing changed); the set replaces the links. 404 TICKET_NOT_FOUND ' +
               `for an ${kind} of another organisation.`,
