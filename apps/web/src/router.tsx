@@ -423,6 +423,9 @@ const catPoliciesRoute = orgRoute('/governance/cat').lazy(() =>
 const catPolicyRoute = orgRoute('/governance/cat/$policyId').lazy(() =>
   import('./areas/governance/governance.lazy').then((m) => m.catPolicyRoute),
 );
+const governanceTasksRoute = orgRoute('/governance/tasks').lazy(() =>
+  import('./areas/governance/governance.lazy').then((m) => m.governanceTasksRoute),
+);
 const governanceRoute = orgRoute('/governance/$').lazy(() =>
   import('./areas/governance/unavailable.lazy').then((m) => m.governanceRoute),
 );
@@ -594,6 +597,7 @@ const routeTree = rootRoute.addChildren([
   policyRoute,
   catPoliciesRoute,
   catPolicyRoute,
+  governanceTasksRoute,
   governanceRoute,
   taskSchedulesRoute,
   taskScheduleRoute,

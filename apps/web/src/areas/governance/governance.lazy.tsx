@@ -3,6 +3,7 @@ import { FrameworkPage } from './framework-page';
 import { FrameworksPage } from './frameworks-page';
 import { PoliciesPage } from './policies-page';
 import { PolicyPage } from './policy-page';
+import { GovernanceTasksPage } from './tasks-page';
 
 export const frameworksRoute = createLazyRoute('/governance/frameworks')({ component: FrameworksPage });
 
@@ -34,3 +35,5 @@ export const catPolicyRoute = createLazyRoute('/governance/cat/$policyId')({
     return <PolicyPage kind="CAT" policyId={policyId} />;
   },
 });
+
+export const governanceTasksRoute = createLazyRoute('/governance/tasks')({ component: GovernanceTasksPage });
