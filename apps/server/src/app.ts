@@ -42,6 +42,7 @@ import { APP_VERSION, systemRoutes } from './modules/system/routes';
 import { classifierRoutes } from './modules/classifiers/routes';
 import { customParserRoutes } from './modules/custom-parsers/routes';
 import { dashboardRoutes } from './modules/dashboards/routes';
+import { policyRoutes } from './modules/governance/policy-routes';
 import { governanceRoutes } from './modules/governance/routes';
 import { workspaceRoutes } from './modules/dashboards/workspace-routes';
 import { homeRoutes } from './modules/home/routes';
@@ -241,6 +242,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(ticketRoutes({ db: database.db, sendMail, log: app.log }));
   await app.register(taskScheduleRoutes(database.db));
   await app.register(governanceRoutes(database.db));
+  await app.register(policyRoutes(database.db));
   await app.register(dashboardRoutes(database.db));
   await app.register(workspaceRoutes(database.db));
   await app.register(reportRoutes(database.db, queueOn(deps.jobs)));

@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { baseUrl, orgIdOf, signInThroughPage } from './support';
 
 test('a compliance officer adopts CSF 2.0, answers a control with evidence and finalizes the period', async ({
@@ -72,4 +74,47 @@ test('a compliance officer adopts CSF 2.0, answers a control with evidence and f
   });
   expect(refused.status()).toBe(409);
   expect(((await refused.json()) as { key: string }).key).toBe('GOVERNANCE_PERIOD_FINALIZED');
+
+  // The evidence report of the finalized period, downloaded from the browser.
+  await page.goto(`${baseUrl()}/governance/frameworks/${framework!.id}`);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Evidence report (PDF)' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(
+    'evidence-NIST Cybersecurity Framework 2.0-CSF first assessment.pdf',
+  );
+  const bytes = await readFile((await download.path())!);
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
+  expect(text).toContain('NIST Cybersecurity Framework 2.0: CSF first assessment');
+  expect(text).toContain('1 of 106 controls answered');
+  expect(text).toContain('Evidence items: 2');
+  expect(text).toContain('Finalized on');
+});
+
+test('a policy is written, approved after confirming and acknowledged', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signInThroughPage(page, 'admin@prairiecu.example');
+  await expect(page).toHaveURL(/\/dashboards\/default/);
+  await page.goto(`${baseUrl()}/governance/policies`);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  const form = page.getByRole('dialog', { name: 'New policy' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('Password Policy');
+  await form.getByRole('textbox', { name: 'Policy text' }).fill('Passwords are at least 14 characters.');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/governance\/policies\/[0-9a-f-]{36}/);
+  await expect(page.getByRole('heading', { name: 'No approved version' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Approve version 1' }).click();
+  await page
+    .getByRole('dialog', { name: 'Approve version' })
+    .getByRole('button', { name: 'Approve' })
+    .click();
+  const current = page.getByRole('region', { name: 'Current text' });
+  await expect(current.getByRole('heading', { name: 'Current: version 1' })).toBeVisible();
+  await expect(current.getByText('Passwords are at least 14 characters.')).toBeVisible();
+  await current.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(current.getByText('You acknowledged this version')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'People who acknowledged' }).getByRole('listitem')).toHaveCount(
+    1,
+  );
 });

@@ -410,6 +410,22 @@ const frameworksRoute = orgRoute('/governance/frameworks').lazy(() =>
 const frameworkRoute = orgRoute('/governance/frameworks/$frameworkId').lazy(() =>
   import('./areas/governance/governance.lazy').then((m) => m.frameworkRoute),
 );
+// Custom and CAT policies, each kind with its list and one policy.
+const policiesRoute = orgRoute('/governance/policies').lazy(() =>
+  import('./areas/governance/governance.lazy').then((m) => m.policiesRoute),
+);
+const policyRoute = orgRoute('/governance/policies/$policyId').lazy(() =>
+  import('./areas/governance/governance.lazy').then((m) => m.policyRoute),
+);
+const catPoliciesRoute = orgRoute('/governance/cat').lazy(() =>
+  import('./areas/governance/governance.lazy').then((m) => m.catPoliciesRoute),
+);
+const catPolicyRoute = orgRoute('/governance/cat/$policyId').lazy(() =>
+  import('./areas/governance/governance.lazy').then((m) => m.catPolicyRoute),
+);
+const governanceTasksRoute = orgRoute('/governance/tasks').lazy(() =>
+  import('./areas/governance/governance.lazy').then((m) => m.governanceTasksRoute),
+);
 const governanceRoute = orgRoute('/governance/$').lazy(() =>
   import('./areas/governance/unavailable.lazy').then((m) => m.governanceRoute),
 );
@@ -577,6 +593,11 @@ const routeTree = rootRoute.addChildren([
   watchlistsRoute,
   frameworksRoute,
   frameworkRoute,
+  policiesRoute,
+  policyRoute,
+  catPoliciesRoute,
+  catPolicyRoute,
+  governanceTasksRoute,
   governanceRoute,
   taskSchedulesRoute,
   taskScheduleRoute,

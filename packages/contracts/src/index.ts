@@ -30,6 +30,7 @@ export * from './workspaces';
 export * from './reports';
 export * from './chart-options';
 export * from './governance';
+export * from './governance-policies';
 export * from './home';
 export * from './integrations';
 export * from './risk';

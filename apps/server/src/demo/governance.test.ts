@@ -3,6 +3,8 @@ import { createTestDatabase } from '../../test/database';
 import { seedOrg, seedUser } from '../../test/fixtures';
 import type { Database } from '../db/client';
 import { listAnswers, listFrameworkRows, listPeriodRows } from '../modules/governance/repo';
+import { listPolicies } from '../modules/governance/policies';
+import type { AccessContext } from '../platform/access';
 import { seedGovernanceDemo } from './governance';
 
 let database: Database;
@@ -39,5 +41,25 @@ describe('governance demo data', () => {
       (answer) => answer.status === null && answer.suggestedStatus !== null,
     );
     expect(suggested.length).toBeGreaterThan(10);
+  });
+
+  it('holds three policies: one current with a version waiting, one overdue for review, one CAT', async () => {
+    const access = {
+      org: { id: orgId },
+      user: { id: 'nobody' },
+    } as unknown as AccessContext;
+    const custom = await listPolicies(database.db, access, 'CUSTOM');
+    expect(
+      custom.map((policy) => [policy.name, policy.currentVersion?.number, policy.latestVersionNumber]),
+    ).toEqual([
+      ['Acceptable Use Policy', 1, 1],
+      ['Information Security Policy', 1, 2],
+    ]);
+    expect(custom[0]!.reviewOverdue).toBe(true);
+    expect(custom[1]!.acknowledgedCount).toBe(1);
+    const cat = await listPolicies(database.db, access, 'CAT');
+    expect(cat.map((policy) => [policy.name, policy.catRefs])).toEqual([
+      ['Cyber Risk Oversight Policy', ['D1']],
+    ]);
   });
 });

@@ -12,6 +12,13 @@ import {
   updatePeriod,
   upsertAnswer,
 } from '../modules/governance/repo';
+import {
+  approveVersion,
+  insertAcknowledgement,
+  insertPolicy,
+  insertVersion,
+  updatePolicy,
+} from '../modules/governance/policies-repo';
 
 const CYCLE: ControlAnswerStatus[] = [
   'IMPLEMENTED',
@@ -132,5 +139,96 @@ export async function seedGovernanceDemo(
       from: `CAT ${year - 1} (FFIEC Cybersecurity Assessment Tool: ${suggestion.from.join(', ')})`,
     });
   }
-  return { csfId: csf.id, catId: cat.id, currentPeriodId: current.id, catPeriodId: previous.id };
+  const policyIds = await seedPolicies(db, harbor, now);
+  return { csfId: csf.id, catId: cat.id, currentPeriodId: current.id, catPeriodId: previous.id, policyIds };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Three policies: an information security policy approved and acknowledged by the analyst, reviewed a
+ * while ago, with a second version awaiting approval; an acceptable use policy whose review is
+ * overdue; and a CAT policy for the Cyber Risk Management and Oversight domain, approved.
+ */
+async function seedPolicies(
+  db: Db,
+  { orgId, analystId, adminId }: { orgId: string; analystId: string; adminId: string },
+  now: Date,
+) {
+  const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
+  const policies = [
+    {
+      kind: 'CUSTOM',
+      name: 'Information Security Policy',
+      description: 'How First Harbor protects member and bank information.',
+      reviewEveryMonths: 12,
+      reviewedDaysAgo: 60,
+      versions: [
+        'Every system holding member data is inventoried, patched within 30 days and monitored by Vigil.',
+        'Every system holding member data is inventoried, patched within 14 days and monitored by Vigil; ' +
+          'critical patches within 72 hours.',
+      ],
+      approved: 1,
+      acknowledgedBy: [analystId],
+    },
+    {
+      kind: 'CUSTOM',
+      name: 'Acceptable Use Policy',
+      description: 'What staff may do with bank systems.',
+      reviewEveryMonths: 6,
+      reviewedDaysAgo: 400,
+      versions: ['Bank systems are for bank business. Report lost devices to security at once.'],
+      approved: 1,
+      acknowledgedBy: [],
+    },
+    {
+      kind: 'CAT',
+      name: 'Cyber Risk Oversight Policy',
+      description: 'The board oversees cyber risk (FFIEC CAT domain 1).',
+      reviewEveryMonths: 12,
+      reviewedDaysAgo: null,
+      catRefs: ['D1'],
+      versions: ['The board receives a cyber risk report each quarter and approves the program yearly.'],
+      approved: 1,
+      acknowledgedBy: [adminId],
+    },
+  ];
+  const ids: string[] = [];
+  for (const policy of policies) {
+    const row = await insertPolicy(db, {
+      orgId,
+      kind: policy.kind,
+      name: policy.name,
+      description: policy.description,
+      ownerId: adminId,
+      catRefs: policy.catRefs ?? [],
+      reviewEveryMonths: policy.reviewEveryMonths,
+      createdBy: adminId,
+      createdOn: ago(500),
+    });
+    for (const [index, body] of policy.versions.entries()) {
+      const version = await insertVersion(db, {
+        orgId,
+        policyId: row.id,
+        number: index + 1,
+        body,
+        changeNote: index === 0 ? '' : 'Shorter patch windows',
+        createdBy: adminId,
+        createdOn: ago(450 - index * 400),
+      });
+      if (index + 1 <= policy.approved) {
+        await approveVersion(db, version.id, adminId);
+        for (const userId of policy.acknowledgedBy)
+          await insertAcknowledgement(db, orgId, version.id, userId);
+      }
+    }
+    if (policy.reviewedDaysAgo !== null) {
+      await updatePolicy(db, orgId, row.id, {
+        lastReviewedOn: ago(policy.reviewedDaysAgo).toISOString().slice(0, 10),
+        lastReviewedBy: adminId,
+      });
+    }
+    ids.push(row.id);
+  }
+  return ids;
 }

@@ -31,6 +31,7 @@ import { accessOf } from '../../platform/access';
 import { AppError, validationFailed } from '../../platform/errors';
 import { attachment, orgParamsSchema } from '../../platform/http';
 import { spoolUploadedFiles, UploadRefusedError, type SpooledUpload } from '../../platform/uploads';
+import { evidenceReport } from './evidence-report';
 import { importOscalCatalog, OscalCatalogError } from './oscal';
 import {
   addEvidence,
@@ -537,6 +538,32 @@ export const governanceRoutes =
         },
       },
       async (request) => carryOverAnswers(db, actorOf(request), request.params.id, request.body.fromPeriodId),
+    );
+
+    app.get(
+      '/api/org/:orgId/governance/period/:id/evidence-report',
+      {
+        config: VIEW,
+        schema: {
+          tags: TAGS,
+          summary: 'The evidence report of a period (PDF)',
+          description:
+            'A PDF for an examiner or a board: a cover (framework, period, state, organisation, time), the ' +
+            "framework's status by top-level section with evidence counts, tiers and the controls not fully " +
+            'implemented, the risk register summary (with RISK_VIEW and a risk module), incident statistics for ' +
+            "the period's dates (with INCIDENT_VIEW) and the review status of the policies the requester may " +
+            `read. ${PERIOD_404}`,
+          params: periodParams,
+        },
+      },
+      async (request, reply) => {
+        const report = await evidenceReport(db, accessOf(request), request.params.id);
+        return reply
+          .header('content-type', 'application/pdf')
+          .header('content-disposition', attachment(report.name))
+          .header('cache-control', 'private, no-store')
+          .send(report.content);
+      },
     );
 
     app.get(

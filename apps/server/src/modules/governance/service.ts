@@ -76,7 +76,14 @@ const controlNotFound = () =>
 const evidenceNotFound = () =>
   new AppError('NotFoundException', 'GOVERNANCE_EVIDENCE_NOT_FOUND', 'Evidence not found');
 
-async function audit(db: Db, actor: Actor, action: string, targetType: string, id: string, details = {}) {
+export async function audit(
+  db: Db,
+  actor: Actor,
+  action: string,
+  targetType: string,
+  id: string,
+  details = {},
+) {
   await recordActivity(db, {
     orgId: orgOf(actor),
     actorUserId: actor.access.user.id,

@@ -191,3 +191,94 @@ export const governanceEvidence = pgTable(
   },
   (table) => [index().on(table.periodId, table.controlId)],
 );
+
+/**
+ * Policies (spec 3): CUSTOM or CAT, with an owner, a review schedule and versions. `deletedOn` set is
+ * a deleted policy, restorable.
+ */
+export const governancePolicies = pgTable(
+  'governance_policies',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    name: text().notNull(),
+    description: text().notNull().default(''),
+    ownerId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    catRefs: jsonb().$type<string[]>().notNull().default([]),
+    reviewEveryMonths: integer().notNull().default(12),
+    lastReviewedOn: date({ mode: 'string' }),
+    lastReviewedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    deletedOn: timestamp({ withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('governance_policies_org_kind_name')
+      .on(table.orgId, table.kind, sql`lower(${table.name})`)
+      .where(sql`${table.deletedOn} IS NULL`),
+  ],
+);
+
+/** A policy's versions, never changed once written but for their approval. */
+export const governancePolicyVersions = pgTable(
+  'governance_policy_versions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    policyId: uuid()
+      .notNull()
+      .references(() => governancePolicies.id, { onDelete: 'cascade' }),
+    number: integer().notNull(),
+    body: text().notNull(),
+    changeNote: text().notNull().default(''),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    approvedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    approvedOn: timestamp({ withTimezone: true }),
+  },
+  (table) => [uniqueIndex('governance_policy_versions_number').on(table.policyId, table.number)],
+);
+
+/** Who acknowledged which version of a policy, and when. */
+export const governancePolicyAcknowledgements = pgTable(
+  'governance_policy_acknowledgements',
+  {
+    versionId: uuid()
+      .notNull()
+      .references(() => governancePolicyVersions.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    acknowledgedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.versionId, table.userId] })],
+);
+
+/** Policies linked from incidents and tasks (edited with POLICY_LINK_EDIT). */
+export const governanceTicketPolicies = pgTable(
+  'governance_ticket_policies',
+  {
+    ticketId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    policyId: uuid()
+      .notNull()
+      .references(() => governancePolicies.id, { onDelete: 'cascade' }),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    linkedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    linkedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.ticketId, table.policyId] }), index().on(table.policyId)],
+);

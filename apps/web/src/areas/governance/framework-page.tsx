@@ -16,7 +16,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconChevronDown } from '@tabler/icons-react';
+import { IconChevronDown, IconFileTypePdf } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AnchorLink } from '../../shell/links';
 import {
@@ -33,8 +33,9 @@ import {
 } from '@vigil/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiFetch } from '../../lib/api';
-import { notifyMessage } from '../../lib/notify';
+import { apiFetch, apiFetchFile } from '../../lib/api';
+import { saveBlob } from '../../lib/download';
+import { notifyError, notifyMessage } from '../../lib/notify';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
@@ -102,6 +103,16 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
     meta: { errorKey: 'governance.periods.changeFailed' },
   });
 
+  const report = useMutation({
+    mutationFn: async (chosen: EvaluationPeriod) =>
+      saveBlob(
+        await apiFetchFile(`${periodPath(orgId, chosen.id)}/evidence-report`, { accept: 'application/pdf' }),
+        `evidence-${framework.name}-${chosen.name}.pdf`,
+      ),
+    onError: (error) => notifyError(error, 'governance.periods.evidenceReportFailed'),
+    meta: { notifyError: false },
+  });
+
   return (
     <Stack gap="md">
       {framework.description && <Text size="sm">{framework.description}</Text>}
@@ -131,6 +142,16 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
                 {period && <PeriodFacts period={period} />}
               </Group>
               <Group gap="xs">
+                {period && (
+                  <Button
+                    variant="default"
+                    leftSection={<IconFileTypePdf size={16} />}
+                    loading={report.isPending}
+                    onClick={() => report.mutate(period)}
+                  >
+                    {t('governance.periods.evidenceReport')}
+                  </Button>
+                )}
                 {list.length > 1 && (
                   <Button variant="default" onClick={() => setComparing(true)}>
                     {t('governance.periods.compare')}

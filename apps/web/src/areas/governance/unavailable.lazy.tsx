@@ -1,5 +1,5 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { AreaUnavailable } from '../../shell/area-unavailable';
 
-// Governance tasks, policies and the CAT page are built with their own issue; frameworks have their routes.
+// Governance addresses without a page of their own (frameworks, policies, the CAT page and tasks have theirs).
 export const governanceRoute = createLazyRoute('/governance/$')({ component: AreaUnavailable });

@@ -34,6 +34,7 @@ import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { GatedPage } from '../../shell/gated-page';
 import { QueryStates } from '../../shell/query-status';
 import { CreateTicketDialog } from './create-ticket-dialog';
+import { TicketPolicies } from '../governance/ticket-policies';
 import { TicketLink, TicketStateBadge, useTicketPeople } from './ticket-badges';
 import { TicketNotes, TicketSearches } from './ticket-activity';
 import { TicketFiles } from './ticket-files';
@@ -108,6 +109,7 @@ function TicketDetails({ orgId, ticket }: { orgId: string; ticket: TicketDetail 
   const queryClient = useQueryClient();
   const kind = ticket.kind;
   const canEdit = useHasPermission(EDIT_PERMISSION[kind]);
+  const canSeePolicies = useHasPermission('POLICY_LINK_VIEW');
   const people = useTicketPeople(orgId);
   // The version the form was filled from: a save names it, and the server refuses it if stale.
   const [initial, setInitial] = useState(() => ({ version: ticket.version, values: formOf(ticket) }));
@@ -440,6 +442,11 @@ function TicketDetails({ orgId, ticket }: { orgId: string; ticket: TicketDetail 
       <Section title={t('tickets.files')}>
         <TicketFiles path={path} ticket={ticket} canEdit={canEdit} onChanged={refresh} />
       </Section>
+      {canSeePolicies && (
+        <Section title={t('governance.policies.ticket.title')}>
+          <TicketPolicies orgId={orgId} kind={kind} slug={ticket.slug} canEditTicket={canEdit} />
+        </Section>
+      )}
       <Section title={t('tickets.notes.title')}>
         <TicketNotes orgId={orgId} kind={kind} path={path} slug={ticket.slug} canEdit={canEdit} />
       </Section>

@@ -1,0 +1,76 @@
+import { screen, within } from '@testing-library/react';
+import type { FrameworkSummary, PolicySummary } from '@vigil/contracts';
+import { describe, expect, it } from 'vitest';
+import { stubApi } from '../../test/fetch-stub';
+import { renderApp } from '../../test/render-app';
+import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { base } from '../assets/test-fixtures';
+
+const withAccess = (permissions: string[]) => ({
+  ...signedInRoutes,
+  ...orgShellRoutes(
+    orgContextOf(HOME_ORG_ID, 'Provider', { permissions: ['DASHBOARD_VIEW', ...permissions] }),
+  ),
+});
+const gov = `${base}/governance`;
+
+const policy = (overrides: Partial<PolicySummary>): PolicySummary => ({
+  id: 'p1',
+  kind: 'CUSTOM',
+  name: 'Acceptable Use',
+  description: '',
+  ownerId: null,
+  ownerName: null,
+  catRefs: [],
+  reviewEveryMonths: 6,
+  lastReviewedOn: '2020-01-01',
+  nextReviewOn: '2020-07-01',
+  reviewOverdue: true,
+  currentVersion: { id: 'v1', number: 1, approvedOn: '2019-12-01T00:00:00.000Z' },
+  latestVersionNumber: 1,
+  acknowledgedCount: 0,
+  audienceCount: 2,
+  acknowledgedByMe: false,
+  createdOn: '2019-12-01T00:00:00.000Z',
+  ...overrides,
+});
+
+const framework: FrameworkSummary = {
+  id: 'f1',
+  name: 'NIST Cybersecurity Framework 2.0',
+  version: '1.2.0',
+  description: '',
+  source: 'library',
+  libraryKey: 'nist-csf-2.0',
+  tiers: [],
+  targetTier: null,
+  sectionCount: 28,
+  controlCount: 106,
+  currentPeriod: { id: 'p1', name: 'CSF 2026', endsOn: '2026-12-31', answered: 53 },
+  createdOn: '2026-01-01T00:00:00.000Z',
+};
+
+describe('governance tasks', () => {
+  it('lists overdue policy reviews, leaves far ones out, and shows the periods in progress', async () => {
+    stubApi({
+      ...withAccess(['TASK_VIEW', 'CUSTOM_POLICY_VIEW', 'POLICY_FRAMEWORK_VIEW']),
+      [`GET ${gov}/policies`]: {
+        body: [
+          policy({}),
+          policy({ id: 'p2', name: 'Backup', nextReviewOn: '2999-01-01', reviewOverdue: false }),
+        ],
+      },
+      [`GET ${gov}/frameworks`]: { body: [framework] },
+    });
+    renderApp(`/governance/tasks?orgId=${HOME_ORG_ID}`);
+    const reviews = await screen.findByRole('region', { name: 'Policy reviews due' });
+    expect(await within(reviews).findByRole('link', { name: 'Acceptable Use' })).toBeInTheDocument();
+    expect(within(reviews).getByText('Overdue since 2020-07-01')).toBeInTheDocument();
+    expect(within(reviews).queryByText('Backup')).not.toBeInTheDocument();
+    const periods = screen.getByRole('region', { name: 'Evaluation periods in progress' });
+    expect(
+      await within(periods).findByText('CSF 2026: 53 of 106 answered, ends 2026-12-31'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Scheduled tasks' })).not.toBeInTheDocument();
+  });
+});
