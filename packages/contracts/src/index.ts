@@ -33,3 +33,4 @@ export * from './governance';
 export * from './home';
 export * from './integrations';
 export * from './risk';
+export * from './risk-inventory';

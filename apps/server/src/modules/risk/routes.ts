@@ -39,6 +39,7 @@ import {
   removeEvidence,
   updateControl,
 } from './controls';
+import { inventoryRoutes } from './inventory-routes';
 import { addRiskListItem, listRiskListItems, removeRiskListItem } from './lists';
 import {
   addReviewSchedule,
@@ -360,6 +361,8 @@ export const riskRoutes =
       },
       async (request) => copyLibraryRisks(db, actorOf(request), request.body.ids),
     );
+
+    inventoryRoutes(app, db);
 
     // Controls ---------------------------------------------------------------------------------------
 

@@ -80,6 +80,8 @@ const detail = (overrides: Partial<RiskDetail> = {}): RiskDetail => ({
   tags: [],
   controls: [],
   relatedRisks: [],
+  systems: [],
+  lineItems: [],
   inRegister: false,
   history: [
     { id: 'h1', kind: 'CREATED', actorName: 'Ada Lovelace', details: {}, at: '2026-11-01T09:00:00.000Z' },
