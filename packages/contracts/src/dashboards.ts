@@ -31,6 +31,8 @@ export const CHART_FAMILIES = [
   'TASK_LIST',
   'TASK_STATE_COUNTS',
   'TASK_OWNER_COUNTS',
+  'INVENTORIES',
+  'INVENTORY_CONTEXTUAL_SCORING',
 ] as const;
 export type ChartFamily = (typeof CHART_FAMILIES)[number];
 
@@ -49,6 +51,8 @@ export const CHART_FAMILY_TYPES: Record<ChartFamily, readonly ChartType[]> = {
   TASK_LIST: ['table'],
   TASK_STATE_COUNTS: ['bar', 'pie', 'table', 'badge'],
   TASK_OWNER_COUNTS: ['bar', 'pie', 'table', 'badge'],
+  INVENTORIES: ['bar', 'pie', 'table', 'badge'],
+  INVENTORY_CONTEXTUAL_SCORING: ['table'],
 };
 
 /** Families of alert records, drawn for the security or the fraud domain. */
@@ -87,6 +91,7 @@ export const CHART_LIST_MAX_ROWS: Partial<Record<ChartFamily, number>> = {
   ALERT_LIST: CHART_ALERT_LIST_MAX_ROWS,
   INCIDENT_LIST: CHART_TICKET_LIST_MAX_ROWS,
   TASK_LIST: CHART_TICKET_LIST_MAX_ROWS,
+  INVENTORY_CONTEXTUAL_SCORING: CHART_TICKET_LIST_MAX_ROWS,
 };
 /** Realtime saved or library query sources: 1000 events over at most 45 days. */
 export const CHART_REALTIME_MAX_EVENTS = 1000;

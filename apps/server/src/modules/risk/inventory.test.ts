@@ -369,3 +369,71 @@ describe('the inventory library', () => {
     );
   });
 });
+
+describe('dashboard data sources', () => {
+  it('count the inventory by kind and list it with its contextual scores', async () => {
+    const charting = await seedUser(ctx.database.db, {
+      homeOrgId: orgId,
+      permissions: [
+        'CHART_VIEW',
+        'CHART_EDIT',
+        'EVENT_VIEW',
+        'EVENT_EDIT',
+        'SAVED_SEARCH_VIEW',
+        'SAVED_SEARCH_EDIT',
+        'DASHBOARD_VIEW',
+        'RISK_VIEW',
+      ],
+    });
+    const noRisk = await seedUser(ctx.database.db, { homeOrgId: orgId, permissions: ['DASHBOARD_VIEW'] });
+    const chart = async (payload: object) => {
+      const response = await call('POST', '/chart', charting, { name: 'Inventory', ...payload });
+      expect(response.statusCode, response.body).toBe(201);
+      return (response.json() as { id: string }).id;
+    };
+    const range = { begin: new Date(Date.now() - 86_400_000).toISOString(), end: new Date().toISOString() };
+    const inventory = (await call('GET', '/inventory?pageSize=500')).json() as {
+      items: Item[];
+      total: number;
+    };
+    const byKind = await chart({ type: 'bar', family: 'INVENTORIES' });
+    const drawn = (await call('POST', `/chart/${byKind}/data`, charting, range)).json() as {
+      categories: string[];
+      series: { values: number[] }[];
+    };
+    const counted = Object.fromEntries(
+      drawn.categories.map((kind, index) => [kind, drawn.series[0]!.values[index]]),
+    );
+    for (const kind of ['SYSTEM', 'APPLICATION', 'VENDOR']) {
+      expect(counted[kind]).toBe(inventory.items.filter((item) => item.kind === kind).length);
+    }
+    expectError(await call('POST', `/chart/${byKind}/data`, noRisk, range), 403, 'PERMISSION_DENIED');
+
+    const refused = await call('POST', '/chart', charting, {
+      name: 'x',
+      type: 'pie',
+      family: 'INVENTORY_CONTEXTUAL_SCORING',
+    });
+    expectError(refused, 400, 'CHART_TYPE_NOT_SUPPORTED');
+    const scoring = await chart({ type: 'table', family: 'INVENTORY_CONTEXTUAL_SCORING', rowLimit: 3 });
+    const table = (await call('POST', `/chart/${scoring}/data`, charting, range)).json() as {
+      columns: string[];
+      rows: (string | number | null)[][];
+      total: number;
+    };
+    expect(table.columns).toEqual([
+      'Item',
+      'Name',
+      'Kind',
+      'Data sensitivity',
+      'Business criticality',
+      'Inherent risk',
+      'Residual risk',
+      'Risks',
+    ]);
+    expect(table.total).toBe(inventory.total);
+    expect(table.rows).toHaveLength(3);
+    // Highest inherent risk first: the card processor and online banking are Very High.
+    expect(table.rows[0]![5]).toBe('EXTREME');
+  });
+});

@@ -596,3 +596,43 @@ export async function replaceInventoryLinksOfRisk(
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Chart data (dashboards)
+
+/** Inventory items of an organisation's register per kind (SYSTEM, APPLICATION, VENDOR). */
+export async function inventoryCountsByKind(
+  db: Db,
+  orgId: string,
+): Promise<{ key: string; count: number }[]> {
+  return db
+    .select({ key: riskInventoryItems.kind, count: sql<number>`count(*)::int` })
+    .from(riskInventoryItems)
+    .where(scopeWhere(riskInventoryItems, { orgId }))
+    .groupBy(riskInventoryItems.kind)
+    .orderBy(riskInventoryItems.kind);
+}
+
+/**
+ * Contextual scoring of the inventory: each item with its derived scores and the number of risks
+ * linked to it, the highest inherent risk first, at most `limit` rows.
+ */
+export async function inventoryScoring(db: Db, orgId: string, limit: number) {
+  const where = scopeWhere(riskInventoryItems, { orgId });
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({ row: riskInventoryItems, riskCount })
+      .from(riskInventoryItems)
+      .where(where)
+      .orderBy(
+        sql`${LEVEL_ORDER(riskInventoryItems.inherentRisk)} DESC NULLS LAST`,
+        asc(riskInventoryItems.number),
+      )
+      .limit(limit),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(riskInventoryItems)
+      .where(where),
+  ]);
+  return { rows, total: count!.total };
+}
