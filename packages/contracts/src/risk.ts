@@ -472,6 +472,18 @@ export const riskLineItemRefSchema = z.object({
   itemName: z.string(),
 });
 
+/** An incident (tickets) that realised a risk. */
+export const riskIncidentSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  state: z.string(),
+});
+export type RiskIncident = z.infer<typeof riskIncidentSchema>;
+export const riskIncidentsInputSchema = z.object({
+  slugs: z.array(z.string().trim().min(1).max(32)).max(RISK_MAX_REFS),
+});
+
 export const riskDetailSchema = riskSchema.extend({
   businessUnits: z.array(named),
   watchers: z.array(named),
@@ -482,6 +494,7 @@ export const riskDetailSchema = riskSchema.extend({
   relatedRisks: z.array(riskRefSchema),
   systems: z.array(riskSystemRefSchema),
   lineItems: z.array(riskLineItemRefSchema),
+  incidents: z.array(riskIncidentSchema),
   /** Whether the register already holds a copy (library items only). */
   inRegister: z.boolean(),
   history: z.array(riskHistoryEntrySchema),

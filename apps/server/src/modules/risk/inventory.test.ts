@@ -2,6 +2,7 @@ import { INVENTORY_QUESTIONS } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
+import { insertTicket } from '../tickets/repo';
 
 let ctx: TestContext;
 let orgId: string;
@@ -305,6 +306,48 @@ describe('risk links', () => {
     expect(unlinked.history.find((entry) => entry.kind === 'LINKS')?.details).toEqual({
       systemIds: { added: [], removed: [system.id] },
     });
+  });
+});
+
+describe('incident links', () => {
+  it('link incidents of the organisation that realised a risk, and show them on the risk', async () => {
+    const incident = await insertTicket(ctx.database.db, orgId, 'incident', {
+      title: 'Wire fraud loss',
+      state: 'TRIAGE',
+    });
+    const task = await insertTicket(ctx.database.db, orgId, 'task', { title: 'A task', state: 'OPEN' });
+    const risk = (
+      await call('POST', '/risk', editor, { name: 'Wire fraud', modules: ['SYSTEMS_AND_APPLICATIONS'] })
+    ).json() as { publicId: string };
+    // Slugs are per organisation: another organisation's incidents are not addressable.
+    for (const slug of [task.slug, 'INC-99999']) {
+      const refused = expectError(
+        await call('PUT', `/risk/${risk.publicId}/incidents`, editor, { slugs: [incident.slug, slug] }),
+        400,
+        'RISK_INVALID_LINKS',
+      );
+      expect(refused.params).toEqual({ 0: slug });
+    }
+    expectError(
+      await call('PUT', `/risk/${risk.publicId}/incidents`, viewer, { slugs: [incident.slug] }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    const linked = await call('PUT', `/risk/${risk.publicId}/incidents`, editor, {
+      slugs: [incident.slug.toLowerCase()],
+    });
+    expect(linked.json()).toEqual([
+      { id: incident.id, slug: incident.slug, title: 'Wire fraud loss', state: 'TRIAGE' },
+    ]);
+    const detail = (await call('GET', `/risk/${risk.publicId}`, viewer)).json() as {
+      incidents: { slug: string }[];
+      history: { kind: string; details: Record<string, unknown> }[];
+    };
+    expect(detail.incidents.map((item) => item.slug)).toEqual([incident.slug]);
+    expect(detail.history.find((entry) => entry.kind === 'LINKS')?.details).toEqual({
+      incidents: { added: [incident.slug], removed: [] },
+    });
+    expect((await call('PUT', `/risk/${risk.publicId}/incidents`, editor, { slugs: [] })).json()).toEqual([]);
   });
 });
 

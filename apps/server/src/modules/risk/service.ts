@@ -57,6 +57,7 @@ import {
   type RiskRow,
   type Scope,
 } from './repo';
+import { incidentsOfRisk } from './incidents';
 import {
   invalidInventoryLinks,
   lineItemsOfRisk,
@@ -247,6 +248,7 @@ export async function getRisk(db: Db, access: AccessContext, scope: Scope, ref: 
     relatedRisks,
     systems,
     lineItems,
+    incidents,
     history,
     copied,
   ] = await Promise.all([
@@ -260,6 +262,7 @@ export async function getRisk(db: Db, access: AccessContext, scope: Scope, ref: 
     listRelated(db, row.id),
     systemsOfRisk(db, row.id),
     lineItemsOfRisk(db, row.id),
+    row.library ? [] : incidentsOfRisk(db, orgId, row.id),
     listHistory(db, { riskId: row.id }),
     row.library ? copiedIds(db, risks, orgId, [row.id]) : new Set<string>(),
   ]);
@@ -277,6 +280,7 @@ export async function getRisk(db: Db, access: AccessContext, scope: Scope, ref: 
     relatedRisks: relatedRisks.map((related) => ({ ...related, state: related.state as Risk['state'] })),
     systems,
     lineItems,
+    incidents,
     inRegister: copied.has(row.id),
     history: history.map(({ entry, actorName }) => ({
       id: entry.id,

@@ -16,6 +16,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../orgs/tables';
+import { tickets } from '../tickets/tables';
 import { users } from '../users/tables';
 
 /**
@@ -363,4 +364,19 @@ export const riskLineItemLinks = pgTable(
       .references(() => riskInventoryLineItems.id, { onDelete: 'cascade' }),
   },
   (table) => [primaryKey({ columns: [table.riskId, table.lineItemId] }), index().on(table.lineItemId)],
+);
+
+/** Incidents (tickets module) that realised a risk. */
+export const riskIncidentLinks = pgTable(
+  'risk_incident_links',
+  {
+    riskId: uuid()
+      .notNull()
+      .references(() => risks.id, { onDelete: 'cascade' }),
+    ticketId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.riskId, table.ticketId] }), index().on(table.ticketId)],
 );

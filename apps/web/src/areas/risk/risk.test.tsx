@@ -83,6 +83,7 @@ const detail = (overrides: Partial<RiskDetail> = {}): RiskDetail => ({
   relatedRisks: [],
   systems: [],
   lineItems: [],
+  incidents: [],
   inRegister: false,
   history: [
     { id: 'h1', kind: 'CREATED', actorName: 'Ada Lovelace', details: {}, at: '2026-11-01T09:00:00.000Z' },
