@@ -576,6 +576,26 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
           </Stack>
         </fieldset>
       </form>
+      {risk && !risk.library && (
+        <Card withBorder>
+          <Stack gap={4}>
+            <Title order={4}>{t('risk.incidents')}</Title>
+            {risk.incidents.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('risk.noIncidents')}
+              </Text>
+            ) : (
+              <List>
+                {risk.incidents.map((incident) => (
+                  <List.Item key={incident.id}>
+                    {incident.slug} {incident.title} ({incident.state})
+                  </List.Item>
+                ))}
+              </List>
+            )}
+          </Stack>
+        </Card>
+      )}
       {risk && <ReviewScheduleCard orgId={orgId} target="risk" id={risk.id} />}
       {risk && <RiskHistory risk={risk} />}
       {confirmingLinks && risk && (
