@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { baseUrl, signInThroughPage } from './support';
 
-test('a risk officer scores a new risk from two linked controls, overrides a recommendation with its reason and marks a late review done', async ({
+test('a risk officer scores a new risk from two linked controls and a system, overrides a recommendation with its reason and marks a late review done', async ({
   page,
 }) => {
   test.setTimeout(90_000);
@@ -22,6 +22,12 @@ test('a risk officer scores a new risk from two linked controls, overrides a rec
   await controls.click();
   await page.getByRole('option', { name: /Multi-factor authentication/ }).click();
   await page.getByRole('option', { name: /Dual control on outgoing wires/ }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('combobox', { name: 'Systems, applications and vendors' }).click();
+  await page.getByRole('option', { name: /Wire transfer system/ }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('combobox', { name: 'Line items' }).click();
+  await page.getByRole('option', { name: /Wire transfer system: Fedwire/ }).click();
   await page.keyboard.press('Escape');
 
   await page.getByRole('combobox', { name: 'Potential impact' }).click();
@@ -55,6 +61,15 @@ test('a risk officer scores a new risk from two linked controls, overrides a rec
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row.getByText('Very High')).toBeVisible();
   await expect(row.getByText('High', { exact: true })).toBeVisible();
+
+  // The wire transfer system lists the new risk among its linked risks.
+  await page.getByRole('link', { name: 'Inventory register' }).click();
+  await page.getByRole('textbox', { name: 'Search' }).fill('Wire transfer');
+  await page.getByRole('row').filter({ hasText: 'Wire transfer system' }).getByRole('button').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText(name)).toBeVisible();
+  await expect(dialog.getByRole('textbox', { name: 'Line item 1' })).toHaveValue('Fedwire');
+  await page.keyboard.press('Escape');
 
   // The demo's patching risk is late for review: marking it reviewed moves the next review on.
   await page.goto(`${baseUrl()}/risk/risks/register/R-0006`);

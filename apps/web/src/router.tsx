@@ -472,6 +472,12 @@ const controlRegisterRoute = orgRoute('/risk/controls/register').lazy(() =>
 const controlLibraryRoute = orgRoute('/risk/controls/library').lazy(() =>
   import('./areas/risk/risk.lazy').then((m) => m.controlLibraryRoute),
 );
+const inventoryRegisterRoute = orgRoute('/risk/inventory/register').lazy(() =>
+  import('./areas/risk/risk.lazy').then((m) => m.inventoryRegisterRoute),
+);
+const inventoryLibraryRoute = orgRoute('/risk/inventory/library').lazy(() =>
+  import('./areas/risk/risk.lazy').then((m) => m.inventoryLibraryRoute),
+);
 const riskListsRoute = orgRoute('/risk/lists').lazy(() =>
   import('./areas/risk/risk.lazy').then((m) => m.riskListsRoute),
 );
@@ -609,6 +615,8 @@ const routeTree = rootRoute.addChildren([
   libraryRiskRoute,
   controlRegisterRoute,
   controlLibraryRoute,
+  inventoryRegisterRoute,
+  inventoryLibraryRoute,
   riskListsRoute,
   connectRoute,
   orgSettingsRoute,

@@ -33,6 +33,8 @@ export const CHART_FAMILIES = [
   'TASK_OWNER_COUNTS',
   'RISKS',
   'CONTROLS',
+  'INVENTORIES',
+  'INVENTORY_CONTEXTUAL_SCORING',
 ] as const;
 export type ChartFamily = (typeof CHART_FAMILIES)[number];
 
@@ -53,6 +55,8 @@ export const CHART_FAMILY_TYPES: Record<ChartFamily, readonly ChartType[]> = {
   TASK_OWNER_COUNTS: ['bar', 'pie', 'table', 'badge'],
   RISKS: ['bar', 'pie', 'table', 'badge'],
   CONTROLS: ['bar', 'pie', 'table', 'badge'],
+  INVENTORIES: ['bar', 'pie', 'table', 'badge'],
+  INVENTORY_CONTEXTUAL_SCORING: ['table'],
 };
 
 /** Families of alert records, drawn for the security or the fraud domain. */
@@ -91,6 +95,7 @@ export const CHART_LIST_MAX_ROWS: Partial<Record<ChartFamily, number>> = {
   ALERT_LIST: CHART_ALERT_LIST_MAX_ROWS,
   INCIDENT_LIST: CHART_TICKET_LIST_MAX_ROWS,
   TASK_LIST: CHART_TICKET_LIST_MAX_ROWS,
+  INVENTORY_CONTEXTUAL_SCORING: CHART_TICKET_LIST_MAX_ROWS,
 };
 /** Realtime saved or library query sources: 1000 events over at most 45 days. */
 export const CHART_REALTIME_MAX_EVENTS = 1000;

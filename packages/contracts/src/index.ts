@@ -34,3 +34,4 @@ export * from './governance-policies';
 export * from './home';
 export * from './integrations';
 export * from './risk';
+export * from './risk-inventory';

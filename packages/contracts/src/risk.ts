@@ -156,8 +156,8 @@ export const RISK_NAME_MAX_LENGTH = 200;
 export const RISK_TEXT_MAX_LENGTH = 10_000;
 export const RISK_LIST_NAME_MAX_LENGTH = 100;
 export const RISK_MAX_REFS = 100;
-/** Public ids: R-0042, C-0007 (library items LR- and LC-). */
-export const RISK_PUBLIC_ID_PREFIX = { risk: 'R', control: 'C' } as const;
+/** Public ids: R-0042, C-0007, S-0003 (inventory), A-0001 (library items LR-, LC-, LS-). */
+export const RISK_PUBLIC_ID_PREFIX = { risk: 'R', control: 'C', system: 'S', assessment: 'A' } as const;
 export function publicIdOf(kind: keyof typeof RISK_PUBLIC_ID_PREFIX, number: number, library = false) {
   return `${library ? 'L' : ''}${RISK_PUBLIC_ID_PREFIX[kind]}-${String(number).padStart(4, '0')}`;
 }
@@ -326,6 +326,10 @@ const riskFields = {
   tagIds: ids.optional(),
   controlIds: ids.optional(),
   relatedRiskIds: ids.optional(),
+  /** Systems, applications and vendors of the inventory. */
+  systemIds: ids.optional(),
+  /** Line items of inventory items. */
+  lineItemIds: ids.optional(),
   exception: z.boolean().optional(),
   /** yyyy-mm-dd, the day it is due in `timeZoneId`. */
   dueDate: z.iso.date().nullable().optional(),
@@ -451,6 +455,35 @@ export const controlRefSchema = z.object({
   overallScore: strength.nullable(),
 });
 
+/** A system, application or vendor linked to a risk, and a line item of one. */
+export const riskSystemRefSchema = z.object({
+  id: z.string(),
+  publicId: z.string(),
+  name: z.string(),
+  kind: z.enum(['SYSTEM', 'APPLICATION', 'VENDOR']),
+  dataSensitivity: level.nullable(),
+  businessCriticality: level.nullable(),
+});
+export const riskLineItemRefSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  itemId: z.string(),
+  itemPublicId: z.string(),
+  itemName: z.string(),
+});
+
+/** An incident (tickets) that realised a risk. */
+export const riskIncidentSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  state: z.string(),
+});
+export type RiskIncident = z.infer<typeof riskIncidentSchema>;
+export const riskIncidentsInputSchema = z.object({
+  slugs: z.array(z.string().trim().min(1).max(32)).max(RISK_MAX_REFS),
+});
+
 export const riskDetailSchema = riskSchema.extend({
   businessUnits: z.array(named),
   watchers: z.array(named),
@@ -459,6 +492,9 @@ export const riskDetailSchema = riskSchema.extend({
   tags: z.array(named),
   controls: z.array(controlRefSchema),
   relatedRisks: z.array(riskRefSchema),
+  systems: z.array(riskSystemRefSchema),
+  lineItems: z.array(riskLineItemRefSchema),
+  incidents: z.array(riskIncidentSchema),
   /** Whether the register already holds a copy (library items only). */
   inRegister: z.boolean(),
   history: z.array(riskHistoryEntrySchema),

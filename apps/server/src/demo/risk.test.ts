@@ -8,9 +8,11 @@ import {
   reviewSchedules,
   riskControlLinks,
   riskControls,
+  riskInventoryItems,
   riskLinks,
   riskListItems,
   risks,
+  riskSystemLinks,
 } from '../modules/risk/tables';
 import { seedRiskDemo } from './risk';
 
@@ -46,7 +48,25 @@ describe('risk demo data', () => {
     expect(controls).toHaveLength(20);
     expect((await db.select().from(riskControlLinks)).length).toBeGreaterThan(30);
     expect((await db.select().from(riskLinks)).length).toBe(4);
-    expect((await db.select().from(riskListItems).where(eq(riskListItems.orgId, orgId))).length).toBe(21);
+    expect((await db.select().from(riskListItems).where(eq(riskListItems.orgId, orgId))).length).toBe(22);
+  });
+
+  it('has 15 systems and applications and 5 scored vendors, linked to risks', async () => {
+    const items = await database.db
+      .select()
+      .from(riskInventoryItems)
+      .where(eq(riskInventoryItems.orgId, orgId));
+    expect(items.filter((item) => item.kind !== 'VENDOR')).toHaveLength(15);
+    const vendors = items.filter((item) => item.kind === 'VENDOR');
+    expect(vendors).toHaveLength(5);
+    expect(vendors.find((item) => item.name === 'CardLink Networks')).toMatchObject({
+      dataSensitivity: 'EXTREME',
+      businessCriticality: 'HIGH',
+      dueDiligenceStrength: 'MODERATE',
+      residualRisk: 'HIGH',
+    });
+    expect(items.filter((item) => item.unanswered > 0)).toHaveLength(3);
+    expect((await database.db.select().from(riskSystemLinks)).length).toBeGreaterThan(10);
   });
 
   it('has review schedules early, almost due and late', async () => {

@@ -22,6 +22,7 @@ import {
   type Scope,
 } from '../modules/risk/repo';
 import { reviewSchedules } from '../modules/risk/tables';
+import { seedInventoryDemo } from './risk-inventory';
 
 const IS: RiskModule = 'INFORMATION_SECURITY';
 const SA: RiskModule = 'SYSTEMS_AND_APPLICATIONS';
@@ -747,7 +748,8 @@ async function addRisks(
 /**
  * The provider's risk library and First Harbor's register: 30 risks across the three modules (some
  * copied from the library, some exceptions, two inactive, one residual risk overridden with its
- * reason), 20 controls linked to them, review schedules in each status, and the bank's custom lists.
+ * reason), 20 controls linked to them, review schedules in each status, the bank's custom lists, and
+ * its inventory of systems and vendors.
  */
 export async function seedRiskDemo(
   db: Db,
@@ -789,8 +791,19 @@ export async function seedRiskDemo(
       ]),
       watcherIds: [analystId],
     };
-    await list('ASSET_TYPE', ['Server', 'Workstation', 'Network device', 'SaaS application']);
-    await list('VENDOR', ['Harbor Core Processing', 'CardLink Networks', 'PayrollPro', 'CloudHost Inc.']);
+    const assetTypeIds = await list('ASSET_TYPE', [
+      'Server',
+      'Workstation',
+      'Network device',
+      'SaaS application',
+    ]);
+    const vendorIds = await list('VENDOR', [
+      'Harbor Core Processing',
+      'CardLink Networks',
+      'PayrollPro',
+      'CloudHost Inc.',
+      'SecureShred Records',
+    ]);
 
     const controls = await addControls(tx, { orgId }, CONTROLS, adminId);
     const riskIds = await addRisks(tx, { orgId }, RISKS, controls, adminId, refs, copiedFrom);
@@ -798,6 +811,7 @@ export async function seedRiskDemo(
     await replaceRelated(tx, riskIds[0]!, [riskIds[2]!, riskIds[20]!]);
     await replaceRelated(tx, riskIds[1]!, [riskIds[8]!]);
     await replaceRelated(tx, riskIds[13]!, [riskIds[15]!]);
+    await seedInventoryDemo(tx, harbor, providerAdminId, { vendorIds, assetTypeIds, riskIds });
 
     // Review schedules in each status: a key risk reviewed yearly and not due for months, a vendor
     // risk almost due, a patching risk late, and a control reviewed quarterly.

@@ -5,6 +5,7 @@ import {
   CHART_EVENTS_TABLE_DEFAULT,
   CHART_EVENTS_TABLE_MAX,
   CHART_EVENTS_TABLE_MIN,
+  CHART_LIST_MAX_ROWS,
   CHART_MAP_FIELD,
   CHART_MAX_QUERIES,
   CHART_REALTIME_MAX_DAYS,
@@ -44,6 +45,7 @@ import {
   ticketsPerDay,
   type TicketScope,
 } from '../tickets/summaries';
+import { inventoryCountsByKind, inventoryScoring } from '../risk/inventory';
 
 /**
  * The data-source registry of charts (spec 3 "Dashboard data source families"). Each family says
@@ -593,6 +595,69 @@ const registerCounts = (
     return keyed(await count(db, access.org.id), name, spec.type, isoRange(range));
   },
 });
+// Risk inventory (the register now, whatever the range)
+
+const inventories: ChartSource = {
+  viewPermission: 'RISK_VIEW',
+  sku: 'risk',
+  check: checkPlain,
+  async run(db, access, spec, range) {
+    return keyed(
+      await inventoryCountsByKind(db, access.org.id),
+      'Inventory items',
+      spec.type,
+      isoRange(range),
+    );
+  },
+};
+
+const inventoryContextualScoring: ChartSource = {
+  viewPermission: 'RISK_VIEW',
+  sku: 'risk',
+  async check(db, access, spec) {
+    const checked = await checkPlain(db, access, spec);
+    return {
+      ...checked,
+      rowLimit: checkRowLimit(
+        spec,
+        CHART_LIST_MAX_ROWS.INVENTORY_CONTEXTUAL_SCORING!,
+        'An inventory scoring table',
+      ),
+    };
+  },
+  async run(db, access, spec, range) {
+    const { rows, total } = await inventoryScoring(
+      db,
+      access.org.id,
+      spec.rowLimit ?? CHART_ALERT_LIST_DEFAULT_ROWS,
+    );
+    return {
+      ...isoRange(range),
+      timeAxis: false,
+      columns: [
+        'Item',
+        'Name',
+        'Kind',
+        'Data sensitivity',
+        'Business criticality',
+        'Inherent risk',
+        'Residual risk',
+        'Risks',
+      ],
+      rows: rows.map(({ row, riskCount }) => [
+        row.publicId,
+        row.name,
+        row.kind,
+        row.dataSensitivity,
+        row.businessCriticality,
+        row.inherentRisk,
+        row.residualRisk,
+        riskCount,
+      ]),
+      total,
+    };
+  },
+};
 
 export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   SAVED_QUERIES: savedQueries,
@@ -611,4 +676,6 @@ export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   TASK_OWNER_COUNTS: ticketCounts('task', byOwner),
   RISKS: registerCounts('Risks', riskCountsByResidualRisk),
   CONTROLS: registerCounts('Controls', controlCountsByOverallScore),
+  INVENTORIES: inventories,
+  INVENTORY_CONTEXTUAL_SCORING: inventoryContextualScoring,
 };

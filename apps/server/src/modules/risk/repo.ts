@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { escapeLike } from '../../db/like';
 import { tags } from '../metadata/tables';
 import { users } from '../users/tables';
+import type { riskInventoryItems } from './tables';
 import {
   controlEvidence,
   riskControlLinks,
@@ -26,7 +27,11 @@ const fullName = sql<string | null>`${users.firstName} || ' ' || ${users.lastNam
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The next public-id number of a scope and kind, in the caller's transaction. */
-export async function nextNumber(tx: Db, scope: Scope, kind: 'risk' | 'control'): Promise<number> {
+export async function nextNumber(
+  tx: Db,
+  scope: Scope,
+  kind: 'risk' | 'control' | 'system' | 'assessment',
+): Promise<number> {
   const [counter] = await tx
     .insert(riskCounters)
     .values({ scope: scopeKey(scope), kind, lastNumber: 1 })
@@ -38,13 +43,15 @@ export async function nextNumber(tx: Db, scope: Scope, kind: 'risk' | 'control')
   return counter!.lastNumber;
 }
 
-function scopeWhere(table: typeof risks | typeof riskControls, scope: Scope): SQL {
+type Registered = typeof risks | typeof riskControls | typeof riskInventoryItems;
+
+export function scopeWhere(table: Registered, scope: Scope): SQL {
   return 'orgId' in scope
     ? and(eq(table.orgId, scope.orgId), eq(table.library, false))!
     : and(isNull(table.orgId), eq(table.library, true))!;
 }
 
-function refWhere(table: typeof risks | typeof riskControls, ref: string): SQL {
+export function refWhere(table: Registered, ref: string): SQL {
   return UUID_TEXT.test(ref) ? eq(table.id, ref) : eq(table.publicId, ref.toUpperCase());
 }
 
@@ -147,7 +154,7 @@ export async function listRiskRows(
 /** Library ids among `libraryIds` that the organisation's register holds a copy of. */
 export async function copiedIds(
   db: Db,
-  table: typeof risks | typeof riskControls,
+  table: Registered,
   orgId: string,
   libraryIds: string[],
 ): Promise<Set<string>> {

@@ -14,6 +14,8 @@ import {
   riskCopyResultSchema,
   riskCreateSchema,
   riskDetailSchema,
+  riskIncidentSchema,
+  riskIncidentsInputSchema,
   riskListItemInputSchema,
   riskListItemSchema,
   riskListQuerySchema,
@@ -39,6 +41,8 @@ import {
   removeEvidence,
   updateControl,
 } from './controls';
+import { setRiskIncidents } from './incidents';
+import { inventoryRoutes } from './inventory-routes';
 import { addRiskListItem, listRiskListItems, removeRiskListItem } from './lists';
 import {
   addReviewSchedule,
@@ -263,6 +267,25 @@ export const riskRoutes =
       async (request) => resyncRisk(db, actorOf(request), request.params.ref, request.body.version),
     );
 
+    app.put(
+      '/api/org/:orgId/risk/:ref/incidents',
+      {
+        config: REGISTER_EDIT,
+        schema: {
+          tags: TAGS,
+          summary: 'Set the incidents that realised a risk',
+          description:
+            '`slugs` of incidents of the organisation (INC-12) replace the linked ones; another slug answers 400 ' +
+            'RISK_INVALID_LINKS naming it, and nothing is written. The change is kept in the history (LINKS). ' +
+            ONE_RISK,
+          params: refParams,
+          body: riskIncidentsInputSchema,
+          response: { 200: z.array(riskIncidentSchema) },
+        },
+      },
+      async (request) => setRiskIncidents(db, actorOf(request), request.params.ref, request.body.slugs),
+    );
+
     app.get(
       '/api/org/:orgId/risks/library',
       {
@@ -360,6 +383,8 @@ export const riskRoutes =
       },
       async (request) => copyLibraryRisks(db, actorOf(request), request.body.ids),
     );
+
+    inventoryRoutes(app, db);
 
     // Controls ---------------------------------------------------------------------------------------
 

@@ -57,6 +57,13 @@ import {
   type RiskRow,
   type Scope,
 } from './repo';
+import { incidentsOfRisk } from './incidents';
+import {
+  invalidInventoryLinks,
+  lineItemsOfRisk,
+  replaceInventoryLinksOfRisk,
+  systemsOfRisk,
+} from './inventory';
 import { risks } from './tables';
 
 export interface Actor {
@@ -230,19 +237,35 @@ export async function riskIn(db: Db, scope: Scope, ref: string): Promise<RiskRow
 export async function getRisk(db: Db, access: AccessContext, scope: Scope, ref: string): Promise<RiskDetail> {
   const row = await riskIn(db, scope, ref);
   const orgId = access.org.id;
-  const [[risk], businessUnits, watchers, audits, policies, tags, controls, relatedRisks, history, copied] =
-    await Promise.all([
-      toRisks(db, [row]),
-      itemsByIds(db, orgId, 'BUSINESS_UNIT', row.businessUnitIds),
-      peopleByIds(db, row.watcherIds),
-      itemsByIds(db, orgId, 'AUDIT', row.auditIds),
-      itemsByIds(db, orgId, 'POLICY', row.policyIds),
-      tagsByIds(db, orgId, row.tagIds),
-      controlsOfRisk(db, row.id),
-      listRelated(db, row.id),
-      listHistory(db, { riskId: row.id }),
-      row.library ? copiedIds(db, risks, orgId, [row.id]) : new Set<string>(),
-    ]);
+  const [
+    [risk],
+    businessUnits,
+    watchers,
+    audits,
+    policies,
+    tags,
+    controls,
+    relatedRisks,
+    systems,
+    lineItems,
+    incidents,
+    history,
+    copied,
+  ] = await Promise.all([
+    toRisks(db, [row]),
+    itemsByIds(db, orgId, 'BUSINESS_UNIT', row.businessUnitIds),
+    peopleByIds(db, row.watcherIds),
+    itemsByIds(db, orgId, 'AUDIT', row.auditIds),
+    itemsByIds(db, orgId, 'POLICY', row.policyIds),
+    tagsByIds(db, orgId, row.tagIds),
+    controlsOfRisk(db, row.id),
+    listRelated(db, row.id),
+    systemsOfRisk(db, row.id),
+    lineItemsOfRisk(db, row.id),
+    row.library ? [] : incidentsOfRisk(db, orgId, row.id),
+    listHistory(db, { riskId: row.id }),
+    row.library ? copiedIds(db, risks, orgId, [row.id]) : new Set<string>(),
+  ]);
   return {
     ...risk!,
     businessUnits,
@@ -255,6 +278,9 @@ export async function getRisk(db: Db, access: AccessContext, scope: Scope, ref: 
       overallScore: control.overallScore as ControlStrength | null,
     })),
     relatedRisks: relatedRisks.map((related) => ({ ...related, state: related.state as Risk['state'] })),
+    systems,
+    lineItems,
+    incidents,
     inRegister: copied.has(row.id),
     history: history.map(({ entry, actorName }) => ({
       id: entry.id,
@@ -350,6 +376,27 @@ const relatedOnInactive = (publicIds: string[]) =>
     field: 'relatedRiskIds',
     params: { 0: publicIds.join(', ') },
   });
+
+/** Systems and line items of the same register's inventory (400 RISK_INVALID_LINKS naming the others). */
+async function inventoryLinksFor(
+  db: Db,
+  scope: Scope,
+  input: Pick<CreateInput, 'systemIds' | 'lineItemIds'>,
+) {
+  const links = { systemIds: unique(input.systemIds), lineItemIds: unique(input.lineItemIds) };
+  const invalid = await invalidInventoryLinks(db, scope, links.systemIds ?? [], links.lineItemIds ?? []);
+  if (invalid.length > 0) {
+    throw validationFailed(
+      'RISK_INVALID_LINKS',
+      `Could not link to some invalid risks/systems: ${invalid.join(', ')}`,
+      {
+        field: links.systemIds?.includes(invalid[0]!) ? 'systemIds' : 'lineItemIds',
+        params: { 0: invalid.join(', ') },
+      },
+    );
+  }
+  return links;
+}
 
 async function controlsFor(db: Db, scope: Scope, ids: string[]) {
   const wanted = [...new Set(ids)];
@@ -489,6 +536,7 @@ export async function createRisk(
   assertMitigation(input.response ?? null, input.mitigationPlan ?? '');
   const relatedIds = await relatedFor(db, scope, null, input.relatedRiskIds ?? []);
   const controls = await controlsFor(db, scope, input.controlIds ?? []);
+  const inventoryLinks = await inventoryLinksFor(db, scope, input);
   const scores = applyScores(
     EMPTY_SCORES,
     input.scores,
@@ -535,6 +583,7 @@ export async function createRisk(
       created.id,
       controls.map((control) => control.id),
     );
+    await replaceInventoryLinksOfRisk(tx, created.id, inventoryLinks);
     await recordRisk(tx, actor, created, 'CREATED', { name: created.name });
     return created;
   });
@@ -596,6 +645,7 @@ export async function updateRisk(
   assertTimeZone(input.timeZoneId);
   const relatedIds = input.relatedRiskIds && (await relatedFor(db, scope, current.id, input.relatedRiskIds));
   const controls = input.controlIds && (await controlsFor(db, scope, input.controlIds));
+  const inventoryLinks = await inventoryLinksFor(db, scope, input);
 
   await db.transaction(async (tx) => {
     const row = await lockedAt(tx, scope, current.id, input.version);
@@ -647,6 +697,23 @@ export async function updateRisk(
           },
         };
       }
+    }
+    const linkedSystems = {
+      systemIds: (await systemsOfRisk(tx, row.id)).map((system) => system.id),
+      lineItemIds: (await lineItemsOfRisk(tx, row.id)).map((line) => line.id),
+    };
+    for (const key of ['systemIds', 'lineItemIds'] as const) {
+      const ids = inventoryLinks[key];
+      const before = linkedSystems[key];
+      if (!ids || sameList(before, ids)) continue;
+      await replaceInventoryLinksOfRisk(tx, row.id, { [key]: ids });
+      linkChange = {
+        ...linkChange,
+        [key]: {
+          added: ids.filter((id) => !before.includes(id)),
+          removed: before.filter((id) => !ids.includes(id)),
+        },
+      };
     }
     const controlScores = (await controlsOfRisk(tx, row.id)).map(
       (control) => control.overallScore as ControlStrength | null,

@@ -16,6 +16,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../orgs/tables';
+import { tickets } from '../tickets/tables';
 import { users } from '../users/tables';
 
 /**
@@ -267,4 +268,115 @@ export const reviewSchedules = pgTable(
     uniqueIndex('review_schedules_control').on(table.controlId),
     check('review_schedules_one_object', sql`(${table.riskId} IS NULL) <> (${table.controlId} IS NULL)`),
   ],
+);
+
+/**
+ * The inventory (spec 3 System/App): systems, applications and vendors of a register or the library.
+ * `answers` holds the yes/no answers by question id; the derived scores are stored with them so that
+ * lists sort and charts count without recomputing.
+ */
+export const riskInventoryItems = pgTable(
+  'risk_inventory_items',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid().references(() => orgs.id, { onDelete: 'cascade' }),
+    library: boolean().notNull().default(false),
+    copiedFromId: uuid(),
+    number: integer().notNull(),
+    publicId: text().notNull(),
+    /** SYSTEM, APPLICATION or VENDOR. */
+    kind: text().notNull(),
+    name: text().notNull(),
+    definition: text().notNull().default(''),
+    vendorId: uuid().references(() => riskListItems.id, { onDelete: 'set null' }),
+    goLiveDate: date({ mode: 'string' }),
+    versionNumber: text().notNull().default(''),
+    dataLocation: text().notNull().default(''),
+    systemType: text(),
+    businessOwnerId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    systemAdminId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    assetTypeId: uuid().references(() => riskListItems.id, { onDelete: 'set null' }),
+    authorizedPeopleIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    userAdministratorIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    answers: jsonb().$type<Record<string, 'YES' | 'NO'>>().notNull().default({}),
+    dataSensitivity: text(),
+    businessCriticality: text(),
+    inherentRisk: text(),
+    dueDiligenceStrength: text(),
+    residualRisk: text(),
+    unanswered: integer().notNull().default(0),
+    version: integer().notNull().default(1),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('risk_inventory_items_org_public_id').on(table.orgId, table.publicId),
+    uniqueIndex('risk_inventory_items_org_copied_from')
+      .on(table.orgId, table.copiedFromId)
+      .where(sql`${table.copiedFromId} IS NOT NULL`),
+  ],
+);
+
+/** Line items of an inventory item (services, modules) that risks can be linked to. */
+export const riskInventoryLineItems = pgTable(
+  'risk_inventory_line_items',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    itemId: uuid()
+      .notNull()
+      .references(() => riskInventoryItems.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    position: integer().notNull(),
+  },
+  (table) => [index().on(table.itemId, table.position)],
+);
+
+/** Which systems, applications and vendors a risk bears on. */
+export const riskSystemLinks = pgTable(
+  'risk_system_links',
+  {
+    riskId: uuid()
+      .notNull()
+      .references(() => risks.id, { onDelete: 'cascade' }),
+    itemId: uuid()
+      .notNull()
+      .references(() => riskInventoryItems.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.riskId, table.itemId] }), index().on(table.itemId)],
+);
+
+/** Which line items a risk bears on. */
+export const riskLineItemLinks = pgTable(
+  'risk_line_item_links',
+  {
+    riskId: uuid()
+      .notNull()
+      .references(() => risks.id, { onDelete: 'cascade' }),
+    lineItemId: uuid()
+      .notNull()
+      .references(() => riskInventoryLineItems.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.riskId, table.lineItemId] }), index().on(table.lineItemId)],
+);
+
+/** Incidents (tickets module) that realised a risk. */
+export const riskIncidentLinks = pgTable(
+  'risk_incident_links',
+  {
+    riskId: uuid()
+      .notNull()
+      .references(() => risks.id, { onDelete: 'cascade' }),
+    ticketId: uuid()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.riskId, table.ticketId] }), index().on(table.ticketId)],
 );

@@ -18,7 +18,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import {
   ERM_CONNECTIONS,
@@ -45,6 +45,7 @@ import { QueryStates } from '../../shell/query-status';
 import { tagsQuery } from '../settings/metadata-queries';
 import { useTicketPeople } from '../tickets/ticket-badges';
 import { controlsQuery, riskKey, riskListsQuery, riskPath, riskQuery, risksQuery } from './api';
+import { inventoryItemQuery, inventoryQuery } from './inventory-page';
 import { useRiskModules } from './module-badges';
 import { ReviewScheduleCard } from './review-schedule';
 import { needsReason, ScorePanel, type ScoresDraft } from './score-panel';
@@ -94,6 +95,8 @@ interface Draft {
   tagIds: string[];
   controlIds: string[];
   relatedRiskIds: string[];
+  systemIds: string[];
+  lineItemIds: string[];
   exception: boolean;
   dueDate: string;
   timeZoneId: string | null;
@@ -124,6 +127,8 @@ function draftOf(risk: RiskDetail | null, modules: RiskModule[]): Draft {
     tagIds: risk?.tags.map((item) => item.id) ?? [],
     controlIds: risk?.controls.map((item) => item.id) ?? [],
     relatedRiskIds: risk?.relatedRisks.map((item) => item.id) ?? [],
+    systemIds: risk?.systems.map((item) => item.id) ?? [],
+    lineItemIds: risk?.lineItems.map((item) => item.id) ?? [],
     exception: risk?.exception ?? false,
     dueDate: risk?.dueDate ?? '',
     timeZoneId: risk?.timeZoneId ?? null,
@@ -167,6 +172,24 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
   const tags = useQuery(tagsQuery(orgId, { desc: false, pageNumber: 1, pageSize: 500 }));
   const people = useTicketPeople(orgId);
   const controls = useQuery(controlsQuery(orgId, false, ALL));
+  const inventory = useQuery({ ...inventoryQuery(orgId, false, ALL), enabled: !risk?.library });
+  const chosenSystems = useQueries({
+    queries: draft.systemIds.map((id) => inventoryItemQuery(orgId, id, false)),
+  });
+  const lineItemOptions = chosenSystems
+    .flatMap((query) =>
+      (query.data?.lineItems ?? []).map((line) => ({
+        value: line.id,
+        label: `${query.data!.publicId} ${query.data!.name}: ${line.name}`,
+      })),
+    )
+    .concat(
+      (risk?.lineItems ?? []).map((line) => ({
+        value: line.id,
+        label: `${line.itemPublicId} ${line.itemName}: ${line.name}`,
+      })),
+    )
+    .filter((option, index, all) => all.findIndex((other) => other.value === option.value) === index);
   const risks = useQuery(
     risksQuery(orgId, false, { ...ALL, modules: held, state: 'ACTIVE', exceptions: 'ALL' }),
   );
@@ -211,6 +234,8 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
     tagIds: draft.tagIds,
     controlIds: draft.controlIds,
     relatedRiskIds: draft.relatedRiskIds,
+    systemIds: draft.systemIds,
+    lineItemIds: draft.lineItemIds,
     exception: draft.exception,
     dueDate: draft.dueDate || null,
     timeZoneId: draft.timeZoneId,
@@ -484,6 +509,27 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
                     onChange={set('controlIds')}
                     searchable
                   />
+                  {!risk?.library && (
+                    <MultiSelect
+                      label={t('risk.systems')}
+                      data={(inventory.data?.items ?? []).map((item) => ({
+                        value: item.id,
+                        label: `${item.publicId} ${item.name}`,
+                      }))}
+                      value={draft.systemIds}
+                      onChange={set('systemIds')}
+                      searchable
+                    />
+                  )}
+                  {!risk?.library && (
+                    <MultiSelect
+                      label={t('risk.lineItems')}
+                      data={lineItemOptions}
+                      value={draft.lineItemIds}
+                      onChange={set('lineItemIds')}
+                      searchable
+                    />
+                  )}
                   <MultiSelect
                     label={t('risk.relatedRisks')}
                     description={
@@ -530,6 +576,26 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
           </Stack>
         </fieldset>
       </form>
+      {risk && !risk.library && (
+        <Card withBorder>
+          <Stack gap={4}>
+            <Title order={4}>{t('risk.incidents')}</Title>
+            {risk.incidents.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('risk.noIncidents')}
+              </Text>
+            ) : (
+              <List>
+                {risk.incidents.map((incident) => (
+                  <List.Item key={incident.id}>
+                    {incident.slug} {incident.title} ({incident.state})
+                  </List.Item>
+                ))}
+              </List>
+            )}
+          </Stack>
+        </Card>
+      )}
       {risk && <ReviewScheduleCard orgId={orgId} target="risk" id={risk.id} />}
       {risk && <RiskHistory risk={risk} />}
       {confirmingLinks && risk && (

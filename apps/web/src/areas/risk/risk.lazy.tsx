@@ -1,5 +1,6 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { ControlsPage } from './controls-page';
+import { InventoryPage } from './inventory-page';
 import { RiskListsPage } from './lists-page';
 import { RiskPage } from './risk-page';
 import { RisksPage } from './risks-page';
@@ -32,6 +33,14 @@ export const controlRegisterRoute = createLazyRoute('/risk/controls/register')({
 
 export const controlLibraryRoute = createLazyRoute('/risk/controls/library')({
   component: () => <ControlsPage library />,
+});
+
+export const inventoryRegisterRoute = createLazyRoute('/risk/inventory/register')({
+  component: () => <InventoryPage library={false} />,
+});
+
+export const inventoryLibraryRoute = createLazyRoute('/risk/inventory/library')({
+  component: () => <InventoryPage library />,
 });
 
 export const riskListsRoute = createLazyRoute('/risk/lists')({ component: RiskListsPage });

@@ -27,6 +27,7 @@ const withRisk = (skus: ProductSku[], permissions = ['RISK_VIEW', 'RISK_EDIT']) 
   [`GET ${base}/risk-lists`]: { body: [] },
   [`GET ${base}/tags`]: { body: { items: [], total: 0 } },
   [`GET ${base}/controls`]: { body: { items: [], total: 0 } },
+  [`GET ${base}/inventory`]: { body: { items: [], total: 0 } },
 });
 
 const score = (value: string | null = null, recommended: string | null = null) => ({
@@ -80,6 +81,9 @@ const detail = (overrides: Partial<RiskDetail> = {}): RiskDetail => ({
   tags: [],
   controls: [],
   relatedRisks: [],
+  systems: [],
+  lineItems: [],
+  incidents: [],
   inRegister: false,
   history: [
     { id: 'h1', kind: 'CREATED', actorName: 'Ada Lovelace', details: {}, at: '2026-11-01T09:00:00.000Z' },
@@ -249,5 +253,74 @@ describe('the review schedule of a risk', { timeout: SLOW }, () => {
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/review-schedule/reviewed'))).toBe(
       true,
     );
+  });
+});
+
+describe('the inventory', { timeout: SLOW }, () => {
+  it('derives data sensitivity from the answers and sends them with the item', async () => {
+    const fetchMock = stubApi({
+      ...withRisk(['RISK_SYSTEMS_AND_APPLICATIONS']),
+      [`POST ${base}/inventory-item`]: {
+        status: 201,
+        body: {
+          id: '22222222-2222-4222-8222-222222222222',
+          publicId: 'S-0001',
+          kind: 'SYSTEM',
+          name: 'Core banking',
+          library: false,
+          copiedFromId: null,
+          definition: '',
+          vendor: null,
+          goLiveDate: null,
+          versionNumber: '',
+          dataLocation: '',
+          systemType: null,
+          businessOwner: null,
+          systemAdmin: null,
+          assetType: null,
+          dataSensitivity: 'HIGH',
+          businessCriticality: null,
+          inherentRisk: null,
+          dueDiligenceStrength: null,
+          residualRisk: null,
+          unanswered: 13,
+          riskCount: 0,
+          version: 1,
+          createdOn: '2026-11-01T09:00:00.000Z',
+          modifiedOn: '2026-11-01T09:00:00.000Z',
+          answers: {},
+          authorizedPeople: [],
+          userAdministrators: [],
+          lineItems: [],
+          risks: [],
+          inRegister: false,
+        },
+      },
+    });
+    const { user } = renderApp(`/risk/inventory/register?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('No systems, applications or vendors yet')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New system, application or vendor' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('textbox', { name: 'Name' }));
+    await user.paste('Core banking');
+    expect(within(dialog).queryByText('Due-diligence questionnaire')).not.toBeInTheDocument();
+    for (const [question, answer] of [
+      ["Does it store or process customers' non-public personal information?", 'Yes'],
+      ['Does it store or process account numbers, card data or credentials?', 'Yes'],
+      ['Does it hold confidential business data (strategy, financials, board material)?', 'Yes'],
+      ['Is its data subject to regulatory protection (GLBA, PCI DSS, privacy law)?', 'No'],
+    ] as const) {
+      const group = within(dialog).getByRole('radiogroup', { name: question });
+      await user.click(within(group).getByText(answer));
+    }
+    expect(within(dialog).getByText('Data sensitivity:').nextElementSibling).toHaveTextContent('High');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(true));
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
+    expect(requestBody(post[1])).toMatchObject({
+      kind: 'SYSTEM',
+      name: 'Core banking',
+      answers: { S1: 'YES', S2: 'YES', S3: 'YES', S4: 'NO' },
+    });
   });
 });

@@ -1,0 +1,666 @@
+import {
+  ActionIcon,
+  Anchor,
+  Button,
+  Checkbox,
+  EmptyState,
+  Fieldset,
+  Group,
+  Modal,
+  MultiSelect,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconCopy, IconPlus, IconSearch, IconServer, IconTrash } from '@tabler/icons-react';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  DEFAULT_PAGE_SIZE,
+  INVENTORY_KINDS,
+  INVENTORY_QUESTIONS,
+  inventoryDetailSchema,
+  inventoryListSchema,
+  inventoryScores,
+  questionSetsOf,
+  riskCopyResultSchema,
+  SYSTEM_TYPES,
+  type InventoryAnswer,
+  type InventoryDetail,
+  type InventoryItem,
+  type InventoryKind,
+} from '@vigil/contracts';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiFetch, orgPath } from '../../lib/api';
+import { useCurrentOrgId, useHasPermission } from '../../lib/session';
+import { GatedPage } from '../../shell/gated-page';
+import { ListPager } from '../../shell/list-pager';
+import { ListStates, QueryStates } from '../../shell/query-status';
+import { SortableHeader } from '../../shell/sortable-header';
+import { useTicketPeople } from '../tickets/ticket-badges';
+import { riskKey, riskListsQuery } from './api';
+import { LevelBadge, useRiskModules } from './module-badges';
+
+export const inventoryItemPath = (orgId: string, ref: string, library = false) =>
+  library
+    ? `${orgPath(orgId)}/inventory/library/${encodeURIComponent(ref)}`
+    : `${orgPath(orgId)}/inventory-item/${encodeURIComponent(ref)}`;
+
+interface InventoryListParams {
+  kind?: InventoryKind;
+  q: string;
+  sortBy: string;
+  desc: boolean;
+  pageSize: number;
+  pageNumber: number;
+}
+
+/** GET /inventory or /inventory/library. */
+export const inventoryQuery = (orgId: string, library: boolean, params: InventoryListParams) =>
+  queryOptions({
+    queryKey: [...riskKey(orgId), 'inventory', library, params] as const,
+    queryFn: ({ signal }) => {
+      const search = new URLSearchParams();
+      for (const [key, value] of Object.entries(params)) {
+        if (value !== undefined && value !== '') search.set(key, String(value));
+      }
+      return apiFetch(`${orgPath(orgId)}/inventory${library ? '/library' : ''}?${search}`, {
+        schema: inventoryListSchema,
+        signal,
+      });
+    },
+    placeholderData: keepPreviousData,
+  });
+
+export const inventoryItemQuery = (orgId: string, ref: string, library: boolean) =>
+  queryOptions({
+    queryKey: [...riskKey(orgId), 'inventoryItem', library, ref.toUpperCase()] as const,
+    queryFn: ({ signal }) =>
+      apiFetch(inventoryItemPath(orgId, ref, library), { schema: inventoryDetailSchema, signal }),
+  });
+
+/** The inventory register (/risk/inventory/register) or library (/risk/inventory/library). */
+export function InventoryPage({ library }: { library: boolean }) {
+  const { t } = useTranslation();
+  const allowed = useHasPermission('RISK_VIEW');
+  const held = useRiskModules();
+  return (
+    <GatedPage
+      title={t(library ? 'nav.tabs.inventoryLibrary' : 'nav.tabs.inventoryRegister')}
+      allowed={allowed && (library || held.length > 0)}
+      maw={1400}
+    >
+      <InventoryList library={library} />
+    </GatedPage>
+  );
+}
+
+function InventoryList({ library }: { library: boolean }) {
+  const { t } = useTranslation();
+  const orgId = useCurrentOrgId() ?? '';
+  const queryClient = useQueryClient();
+  const held = useRiskModules();
+  const canEdit = useHasPermission('RISK_EDIT');
+  const canCopy = library && canEdit && held.length > 0;
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 300);
+  const [kind, setKind] = useState<InventoryKind | undefined>();
+  const [sort, setSort] = useState({ sortBy: 'number', desc: false });
+  const [pageNumber, setPageNumber] = useState(1);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [open, setOpen] = useState<string | null>(null);
+  const list = useQuery(
+    inventoryQuery(orgId, library, { kind, q, ...sort, pageNumber, pageSize: DEFAULT_PAGE_SIZE }),
+  );
+  const copy = useMutation({
+    mutationFn: () =>
+      apiFetch(`${orgPath(orgId)}/inventory/library/copy`, {
+        method: 'POST',
+        body: { ids: chosen },
+        schema: riskCopyResultSchema,
+      }),
+    onSuccess: async (result) => {
+      setChosen([]);
+      await queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
+      notifications.show({
+        color: 'green',
+        message: t('risk.library.copied', { count: result.copied.length }),
+      });
+      if (result.alreadyInRegister.length > 0) {
+        notifications.show({
+          color: 'yellow',
+          message: t('RISK_COPY_ALREADY_IN_REGISTER', {
+            0: result.alreadyInRegister.map((item) => item.name).join(', '),
+          }),
+        });
+      }
+    },
+    meta: { errorKey: 'risk.library.copyFailed' },
+  });
+  const header = (field: string, label: string) => (
+    <SortableHeader
+      sorted={sort.sortBy === field}
+      desc={sort.desc}
+      onSort={() => {
+        setSort((current) => ({ sortBy: field, desc: current.sortBy === field ? !current.desc : false }));
+        setPageNumber(1);
+      }}
+    >
+      {label}
+    </SortableHeader>
+  );
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <Group align="flex-end">
+          <TextInput
+            label={t('risk.search')}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              setPageNumber(1);
+            }}
+          />
+          <Select
+            label={t('risk.inventory.kind')}
+            data={INVENTORY_KINDS.map((value) => ({ value, label: t(`risk.inventory.kinds.${value}`) }))}
+            value={kind ?? null}
+            onChange={(value) => {
+              setKind((value as InventoryKind | null) ?? undefined);
+              setPageNumber(1);
+            }}
+            clearable
+            placeholder={t('risk.inventory.allKinds')}
+          />
+        </Group>
+        <Group>
+          {!library && canEdit && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setOpen('new')}>
+              {t('risk.inventory.new')}
+            </Button>
+          )}
+          {canCopy && (
+            <Button
+              leftSection={<IconCopy size={16} />}
+              disabled={chosen.length === 0}
+              loading={copy.isPending}
+              onClick={() => copy.mutate()}
+            >
+              {t('risk.library.copy', { count: chosen.length })}
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <ListStates
+        query={list}
+        loadingLabel={t('risk.loading')}
+        failedTitle={t('risk.inventory.loadFailed')}
+        empty={
+          <EmptyState
+            icon={<IconServer size={32} stroke={1.5} />}
+            withIndicatorBackground
+            title={t(library ? 'risk.library.emptyTitle' : 'risk.inventory.emptyTitle')}
+            description={q || kind ? t('risk.noMatch') : t('risk.inventory.emptyMessage')}
+          />
+        }
+      >
+        {(data) => (
+          <>
+            <Table striped highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  {canCopy && <Table.Th w={40} />}
+                  {header('number', t('risk.publicId'))}
+                  {header('name', t('risk.name'))}
+                  <Table.Th>{t('risk.inventory.kind')}</Table.Th>
+                  <Table.Th>{t('risk.inventory.systemType')}</Table.Th>
+                  {header('dataSensitivity', t('risk.inventory.dataSensitivity'))}
+                  {header('businessCriticality', t('risk.inventory.businessCriticality'))}
+                  <Table.Th>{t('risk.inventory.residualRisk')}</Table.Th>
+                  <Table.Th>{t('risk.inventory.unanswered')}</Table.Th>
+                  {!library && <Table.Th>{t('risk.control.riskCount')}</Table.Th>}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((item) => (
+                  <InventoryRow
+                    key={item.id}
+                    item={item}
+                    library={library}
+                    chosen={canCopy ? chosen.includes(item.id) : undefined}
+                    onChoose={(on) =>
+                      setChosen((current) =>
+                        on ? [...current, item.id] : current.filter((id) => id !== item.id),
+                      )
+                    }
+                    onOpen={() => setOpen(item.publicId)}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+            <ListPager
+              page={pageNumber}
+              pageSize={DEFAULT_PAGE_SIZE}
+              total={data.total}
+              onChange={setPageNumber}
+            />
+          </>
+        )}
+      </ListStates>
+      {open && <InventoryDialog orgId={orgId} refId={open} library={library} onClose={() => setOpen(null)} />}
+    </Stack>
+  );
+}
+
+function InventoryRow({
+  item,
+  library,
+  chosen,
+  onChoose,
+  onOpen,
+}: {
+  item: InventoryItem;
+  library: boolean;
+  chosen: boolean | undefined;
+  onChoose: (on: boolean) => void;
+  onOpen: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table.Tr>
+      {chosen !== undefined && (
+        <Table.Td>
+          <Checkbox
+            aria-label={t('risk.library.choose', { name: item.name })}
+            checked={chosen}
+            onChange={(event) => onChoose(event.currentTarget.checked)}
+          />
+        </Table.Td>
+      )}
+      <Table.Td>
+        <Anchor component="button" type="button" onClick={onOpen}>
+          {item.publicId}
+        </Anchor>
+      </Table.Td>
+      <Table.Td>{item.name}</Table.Td>
+      <Table.Td>{t(`risk.inventory.kinds.${item.kind}`)}</Table.Td>
+      <Table.Td>{item.systemType ? t(`risk.inventory.systemTypes.${item.systemType}`) : '—'}</Table.Td>
+      <Table.Td>
+        <LevelBadge level={item.dataSensitivity} />
+      </Table.Td>
+      <Table.Td>
+        <LevelBadge level={item.businessCriticality} />
+      </Table.Td>
+      <Table.Td>
+        <LevelBadge level={item.residualRisk} />
+      </Table.Td>
+      <Table.Td>{item.unanswered}</Table.Td>
+      {!library && <Table.Td>{item.riskCount}</Table.Td>}
+    </Table.Tr>
+  );
+}
+
+function InventoryDialog({
+  orgId,
+  refId,
+  library,
+  onClose,
+}: {
+  orgId: string;
+  refId: string;
+  library: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const creating = refId === 'new';
+  const item = useQuery({ ...inventoryItemQuery(orgId, refId, library), enabled: !creating });
+  return (
+    <Modal opened onClose={onClose} title={creating ? t('risk.inventory.new') : refId} size="xl" centered>
+      {creating ? (
+        <InventoryForm orgId={orgId} item={null} readOnly={false} onClose={onClose} />
+      ) : (
+        <QueryStates
+          query={item}
+          loadingLabel={t('risk.loading')}
+          failedTitle={t('risk.inventory.loadFailed')}
+        >
+          {(data) => <InventoryForm orgId={orgId} item={data} readOnly={library} onClose={onClose} />}
+        </QueryStates>
+      )}
+    </Modal>
+  );
+}
+
+function InventoryForm({
+  orgId,
+  item,
+  readOnly,
+  onClose,
+}: {
+  orgId: string;
+  item: InventoryDetail | null;
+  readOnly: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const canEdit = useHasPermission('RISK_EDIT') && !readOnly;
+  const people = useTicketPeople(orgId);
+  const lists = useQuery({ ...riskListsQuery(orgId), enabled: !readOnly });
+  const listOf = (kind: string) =>
+    (lists.data ?? [])
+      .filter((entry) => entry.kind === kind)
+      .map((entry) => ({ value: entry.id, label: entry.name }));
+  const [kind, setKind] = useState<InventoryKind>(item?.kind ?? 'SYSTEM');
+  const [name, setName] = useState(item?.name ?? '');
+  const [definition, setDefinition] = useState(item?.definition ?? '');
+  const [vendorId, setVendorId] = useState<string | null>(item?.vendor?.id ?? null);
+  const [goLiveDate, setGoLiveDate] = useState(item?.goLiveDate ?? '');
+  const [versionNumber, setVersionNumber] = useState(item?.versionNumber ?? '');
+  const [dataLocation, setDataLocation] = useState(item?.dataLocation ?? '');
+  const [systemType, setSystemType] = useState<string | null>(item?.systemType ?? null);
+  const [businessOwnerId, setBusinessOwnerId] = useState<string | null>(item?.businessOwner?.id ?? null);
+  const [systemAdminId, setSystemAdminId] = useState<string | null>(item?.systemAdmin?.id ?? null);
+  const [assetTypeId, setAssetTypeId] = useState<string | null>(item?.assetType?.id ?? null);
+  const [authorizedPeopleIds, setAuthorizedPeopleIds] = useState(
+    item?.authorizedPeople.map((p) => p.id) ?? [],
+  );
+  const [userAdministratorIds, setUserAdministratorIds] = useState(
+    item?.userAdministrators.map((p) => p.id) ?? [],
+  );
+  const [answers, setAnswers] = useState<Record<string, InventoryAnswer>>(item?.answers ?? {});
+  const [lineItems, setLineItems] = useState<{ id?: string; name: string }[]>(item?.lineItems ?? []);
+  const [checked, setChecked] = useState(false);
+  const scores = inventoryScores(kind, answers);
+  const save = useMutation({
+    mutationFn: () => {
+      const asked = new Set(questionSetsOf(kind).flatMap((set) => INVENTORY_QUESTIONS[set]));
+      const sent: Record<string, InventoryAnswer | null> = Object.fromEntries(
+        Object.entries(answers).filter(([question]) => asked.has(question)),
+      );
+      for (const question of Object.keys(item?.answers ?? {})) {
+        if (!(question in sent)) sent[question] = null;
+      }
+      return apiFetch(item ? inventoryItemPath(orgId, item.id) : `${orgPath(orgId)}/inventory-item`, {
+        method: item ? 'PATCH' : 'POST',
+        body: {
+          ...(item ? { version: item.version } : { kind }),
+          name: name.trim(),
+          definition,
+          vendorId,
+          goLiveDate: goLiveDate || null,
+          versionNumber,
+          dataLocation,
+          systemType,
+          businessOwnerId,
+          systemAdminId,
+          assetTypeId,
+          authorizedPeopleIds,
+          userAdministratorIds,
+          answers: sent,
+          lineItems: lineItems.filter((line) => line.name.trim()),
+        },
+        schema: inventoryDetailSchema,
+      });
+    },
+    onSuccess: async (saved) => {
+      await queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
+      notifications.show({ color: 'green', message: t('risk.saved', { id: saved.publicId }) });
+      onClose();
+    },
+    meta: { errorKey: 'risk.inventory.saveFailed' },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    if (name.trim()) save.mutate();
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
+        <Stack gap="sm">
+          <Group grow align="flex-start">
+            <TextInput
+              label={t('risk.name')}
+              required
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              error={checked && !name.trim() ? t('risk.nameRequired') : undefined}
+            />
+            <Select
+              label={t('risk.inventory.kind')}
+              data={INVENTORY_KINDS.map((value) => ({ value, label: t(`risk.inventory.kinds.${value}`) }))}
+              value={kind}
+              onChange={(value) => value && setKind(value as InventoryKind)}
+              disabled={item !== null}
+              allowDeselect={false}
+            />
+          </Group>
+          <Textarea
+            label={t('risk.definition')}
+            autosize
+            minRows={2}
+            value={definition}
+            onChange={(event) => setDefinition(event.currentTarget.value)}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <Select
+              label={t('risk.inventory.systemType')}
+              data={SYSTEM_TYPES.map((value) => ({ value, label: t(`risk.inventory.systemTypes.${value}`) }))}
+              value={systemType}
+              onChange={setSystemType}
+              clearable
+            />
+            <TextInput
+              label={t('risk.inventory.goLiveDate')}
+              type="date"
+              value={goLiveDate}
+              onChange={(event) => setGoLiveDate(event.currentTarget.value)}
+            />
+            <TextInput
+              label={t('risk.inventory.versionNumber')}
+              value={versionNumber}
+              onChange={(event) => setVersionNumber(event.currentTarget.value)}
+            />
+            <TextInput
+              label={t('risk.inventory.dataLocation')}
+              value={dataLocation}
+              onChange={(event) => setDataLocation(event.currentTarget.value)}
+            />
+            {!readOnly && (
+              <>
+                <Select
+                  label={t('risk.inventory.vendor')}
+                  data={listOf('VENDOR')}
+                  value={vendorId}
+                  onChange={setVendorId}
+                  clearable
+                  searchable
+                />
+                <Select
+                  label={t('risk.inventory.assetType')}
+                  data={listOf('ASSET_TYPE')}
+                  value={assetTypeId}
+                  onChange={setAssetTypeId}
+                  clearable
+                  searchable
+                />
+                <Select
+                  label={t('risk.inventory.businessOwner')}
+                  data={people}
+                  value={businessOwnerId}
+                  onChange={setBusinessOwnerId}
+                  clearable
+                  searchable
+                />
+                <Select
+                  label={t('risk.inventory.systemAdmin')}
+                  data={people}
+                  value={systemAdminId}
+                  onChange={setSystemAdminId}
+                  clearable
+                  searchable
+                />
+              </>
+            )}
+          </SimpleGrid>
+          {!readOnly && (
+            <Group grow align="flex-start">
+              <MultiSelect
+                label={t('risk.inventory.authorizedPeople')}
+                data={people}
+                value={authorizedPeopleIds}
+                onChange={setAuthorizedPeopleIds}
+                searchable
+              />
+              <MultiSelect
+                label={t('risk.inventory.userAdministrators')}
+                data={people}
+                value={userAdministratorIds}
+                onChange={setUserAdministratorIds}
+                searchable
+              />
+            </Group>
+          )}
+          <Group gap="lg">
+            <ScoreLine label={t('risk.inventory.dataSensitivity')} level={scores.dataSensitivity} />
+            <ScoreLine label={t('risk.inventory.businessCriticality')} level={scores.businessCriticality} />
+            <ScoreLine label={t('risk.inventory.inherentRisk')} level={scores.inherentRisk} />
+            {kind === 'VENDOR' && (
+              <>
+                <Text size="sm">
+                  {t('risk.inventory.dueDiligenceStrength')}:{' '}
+                  {scores.dueDiligenceStrength ? t(`risk.strengths.${scores.dueDiligenceStrength}`) : '—'}
+                </Text>
+                <ScoreLine label={t('risk.inventory.residualRisk')} level={scores.residualRisk} />
+              </>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed">
+            {t('risk.inventory.scoring')}
+          </Text>
+          {questionSetsOf(kind).map((set) => (
+            <Fieldset key={set} legend={t(`risk.inventory.sets.${set}`)}>
+              <Stack gap={6}>
+                {INVENTORY_QUESTIONS[set].map((question) => (
+                  <Group key={question} justify="space-between" wrap="nowrap">
+                    <Text size="sm" id={`question-${question}`}>
+                      {t(`risk.inventory.questions.${question}`)}
+                    </Text>
+                    <SegmentedControl
+                      size="xs"
+                      aria-labelledby={`question-${question}`}
+                      disabled={!canEdit}
+                      value={answers[question] ?? ''}
+                      onChange={(value) =>
+                        setAnswers((current) => {
+                          const next = { ...current };
+                          if (value) next[question] = value as InventoryAnswer;
+                          else delete next[question];
+                          return next;
+                        })
+                      }
+                      data={[
+                        { value: 'YES', label: t('risk.inventory.yes') },
+                        { value: 'NO', label: t('risk.inventory.no') },
+                        { value: '', label: t('risk.inventory.unset') },
+                      ]}
+                    />
+                  </Group>
+                ))}
+              </Stack>
+            </Fieldset>
+          ))}
+          <Fieldset legend={t('risk.inventory.lineItems')}>
+            <Stack gap={6}>
+              {lineItems.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  {t('risk.inventory.noLineItems')}
+                </Text>
+              )}
+              {lineItems.map((line, index) => (
+                <Group key={line.id ?? `new-${index}`} wrap="nowrap">
+                  <TextInput
+                    flex={1}
+                    aria-label={t('risk.inventory.lineItemName', { index: index + 1 })}
+                    value={line.name}
+                    onChange={(event) => {
+                      const value = event.currentTarget.value;
+                      setLineItems((current) =>
+                        current.map((entry, at) => (at === index ? { ...entry, name: value } : entry)),
+                      );
+                    }}
+                  />
+                  {canEdit && (
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('risk.inventory.removeLineItem', { name: line.name })}
+                      onClick={() => setLineItems((current) => current.filter((_, at) => at !== index))}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  )}
+                </Group>
+              ))}
+              {canEdit && (
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconPlus size={14} />}
+                  onClick={() => setLineItems((current) => [...current, { name: '' }])}
+                  w="fit-content"
+                >
+                  {t('risk.inventory.addLineItem')}
+                </Button>
+              )}
+            </Stack>
+          </Fieldset>
+          {item && !item.library && (
+            <Stack gap={4}>
+              <Text fw={600}>{t('risk.inventory.risks')}</Text>
+              {item.risks.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  {t('risk.inventory.noRisks')}
+                </Text>
+              ) : (
+                item.risks.map((risk) => (
+                  <Text key={risk.id} size="sm">
+                    {risk.publicId} {risk.name}
+                  </Text>
+                ))
+              )}
+            </Stack>
+          )}
+          {canEdit && (
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" loading={save.isPending}>
+                {t(item ? 'common.save' : 'risk.create')}
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </fieldset>
+    </form>
+  );
+}
+
+function ScoreLine({ label, level }: { label: string; level: Parameters<typeof LevelBadge>[0]['level'] }) {
+  return (
+    <Group gap={6}>
+      <Text size="sm">{label}:</Text>
+      <LevelBadge level={level} />
+    </Group>
+  );
+}
