@@ -129,4 +129,17 @@ describe('framework library', () => {
     expect(cat.riskProfile?.levels).toEqual(['Least', 'Minimal', 'Moderate', 'Significant', 'Most']);
     expect(cat.riskProfile?.categories).toHaveLength(5);
   });
+
+  it('gives every section and control of a library framework its own ref', () => {
+    for (const { key, template } of frameworkLibrary()) {
+      const refs = [...walkSections(template.sections)].flatMap(({ section }) => [
+        section.ref,
+        ...section.controls.map((control) => control.ref),
+      ]);
+      expect(
+        refs.filter((ref, index) => refs.indexOf(ref) !== index),
+        key,
+      ).toEqual([]);
+    }
+  });
 });
