@@ -13,8 +13,8 @@ export type ChartType = (typeof CHART_TYPES)[number];
 
 /**
  * Data-source families (spec 3 "Dashboard data source families") that exist today. Each one says
- * which chart types can draw it; families of areas still to come (tasks, incidents, risk, governance)
- * are added here and in the server's source registry.
+ * which chart types can draw it; families still to come (the activity funnel, task events,
+ * assessments) are added here and in the server's source registry.
  */
 export const CHART_FAMILIES = [
   'SAVED_QUERIES',
@@ -35,6 +35,9 @@ export const CHART_FAMILIES = [
   'CONTROLS',
   'INVENTORIES',
   'INVENTORY_CONTEXTUAL_SCORING',
+  'FRAMEWORKS',
+  'CAT_SUMMARY',
+  'CAT_RISK_PROFILE',
 ] as const;
 export type ChartFamily = (typeof CHART_FAMILIES)[number];
 
@@ -57,6 +60,9 @@ export const CHART_FAMILY_TYPES: Record<ChartFamily, readonly ChartType[]> = {
   CONTROLS: ['bar', 'pie', 'table', 'badge'],
   INVENTORIES: ['bar', 'pie', 'table', 'badge'],
   INVENTORY_CONTEXTUAL_SCORING: ['table'],
+  FRAMEWORKS: ['bar', 'table'],
+  CAT_SUMMARY: ['bar', 'table'],
+  CAT_RISK_PROFILE: ['bar', 'pie', 'table'],
 };
 
 /** Families of alert records, drawn for the security or the fraud domain. */

@@ -5,7 +5,7 @@ import { seedOrg, seedUser, type SeededUser } from '../../test/fixtures';
 import {
   seedDashboardsDemo,
   seedLibraryDashboardDemo,
-  seedRiskDashboardDemo,
+  seedRiskComplianceDashboardDemo,
   seedWorkspaceDemo,
 } from './dashboards';
 
@@ -62,28 +62,45 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-describe('demo risk register dashboard', () => {
-  it('draws the register of a bank with a risk product, after the landing dashboard', async () => {
+describe('demo risk and compliance dashboard', () => {
+  it('draws the register and the frameworks of a bank with a risk product, after the landing dashboard', async () => {
     const db = ctx.database.db;
     const riskOrgId = (await seedOrg(db, { productSkus: ['RISK_INFORMATION_SECURITY'] })).id;
     const viewer = await seedUser(db, {
       homeOrgId: riskOrgId,
-      permissions: ['DASHBOARD_VIEW', 'CHART_VIEW', 'RISK_VIEW', 'EVENT_VIEW', 'ALERT_INBOX_VIEW'],
+      permissions: [
+        'DASHBOARD_VIEW',
+        'CHART_VIEW',
+        'RISK_VIEW',
+        'POLICY_FRAMEWORK_VIEW',
+        'EVENT_VIEW',
+        'ALERT_INBOX_VIEW',
+      ],
     });
     await seedDashboardsDemo(db, riskOrgId, viewer.id);
-    const id = await seedRiskDashboardDemo(db, riskOrgId, viewer.id);
+    const id = await seedRiskComplianceDashboardDemo(db, riskOrgId, viewer.id);
     const landing = await orgRequest(ctx, riskOrgId, 'GET', '/dashboards/default', viewer);
     expect(landing.json().dashboard.name).toBe('Security operations');
     const dashboard = (await orgRequest(ctx, riskOrgId, 'GET', `/dashboard/${id}`, viewer)).json();
     expect(dashboard.tiles.map((tile: { chart: { name: string } }) => tile.chart.name)).toEqual([
       'Risks by residual risk',
       'Controls by overall score',
+      'Framework answers',
+      'FFIEC CAT summary',
+      'FFIEC CAT inherent risk profile',
     ]);
+    const data = [];
     for (const tile of dashboard.tiles as { chartId: string }[]) {
-      const data = await orgRequest(ctx, riskOrgId, 'POST', `/chart/${tile.chartId}/data`, viewer, {});
-      expect(data.statusCode, data.body).toBe(200);
-      expect(data.json().categories.at(-1)).toBe('Not scored');
+      const response = await orgRequest(ctx, riskOrgId, 'POST', `/chart/${tile.chartId}/data`, viewer, {});
+      expect(response.statusCode, response.body).toBe(200);
+      data.push(response.json());
     }
+    expect(data[0].categories.at(-1)).toBe('Not scored');
+    expect(data[1].categories.at(-1)).toBe('Not scored');
+    // This organisation has adopted no framework: the framework charts are empty, not failing.
+    expect(data[2].categories).toEqual([]);
+    expect(data[3].rows).toEqual([]);
+    expect(data[4].rows).toEqual([]);
   });
 });
 

@@ -143,10 +143,15 @@ export async function seedDashboardsDemo(db: Db, orgId: string, createdBy: strin
 }
 
 /**
- * First Harbor's "Security risk register" dashboard: its risks by residual risk and controls by overall
- * score (after "Security operations" in name order, which stays where users land).
+ * First Harbor's "Security risk and compliance" dashboard: its risks by residual risk, controls by
+ * overall score, framework answers and the FFIEC CAT summary and risk profile (after "Security
+ * operations" in name order, which stays where users land).
  */
-export async function seedRiskDashboardDemo(db: Db, orgId: string, createdBy: string): Promise<string> {
+export async function seedRiskComplianceDashboardDemo(
+  db: Db,
+  orgId: string,
+  createdBy: string,
+): Promise<string> {
   const chart = async (seed: ChartSeed) =>
     (
       await insertChart(db, {
@@ -178,12 +183,39 @@ export async function seedRiskDashboardDemo(db: Db, orgId: string, createdBy: st
       }),
       width: 1,
     },
+    {
+      chartId: await chart({
+        name: 'Framework answers',
+        description: "Each framework's controls per answer in its current evaluation period.",
+        type: 'bar',
+        family: 'FRAMEWORKS',
+      }),
+      width: 2,
+    },
+    {
+      chartId: await chart({
+        name: 'FFIEC CAT summary',
+        description: 'Maturity assessed and statements implemented per domain.',
+        type: 'table',
+        family: 'CAT_SUMMARY',
+      }),
+      width: 1,
+    },
+    {
+      chartId: await chart({
+        name: 'FFIEC CAT inherent risk profile',
+        description: '',
+        type: 'table',
+        family: 'CAT_RISK_PROFILE',
+      }),
+      width: 1,
+    },
   ];
   const dashboard = await insertDashboard(db, {
     orgId,
     library: false,
-    name: 'Security risk register',
-    description: 'The risk register as it stands.',
+    name: 'Security risk and compliance',
+    description: 'The risk register and the framework work as they stand.',
     chartsPerRow: 2,
     tiles,
     intervalType: '30D',

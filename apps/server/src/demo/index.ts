@@ -18,7 +18,7 @@ import { seedCustomParsersDemo } from './custom-parsers';
 import {
   seedDashboardsDemo,
   seedLibraryDashboardDemo,
-  seedRiskDashboardDemo,
+  seedRiskComplianceDashboardDemo,
   seedWorkspaceDemo,
 } from './dashboards';
 import { seedEscalationDemo } from './escalation';
@@ -241,7 +241,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
         analystId: peopleOf(0).analystId,
         dashboardId,
       });
-      await seedRiskDashboardDemo(db, orgId, context.adminUserId);
+      await seedRiskComplianceDashboardDemo(db, orgId, context.adminUserId);
     }
   }
   await seedLibraryDashboardDemo(db, context.adminUserId);

@@ -65,8 +65,12 @@ const CHART_RULES =
   'ALERT_COUNTS and ALERT_FLAGGED bar/pie/table/badge, ALERT_TRENDS line/area/bar/table, ' +
   'DISMISSED_TRIGGER_ACTIVITY bar/pie/table, ESCALATIONS and INCIDENT_TRENDS line/area/bar/table, ' +
   'INCIDENT_LIST and TASK_LIST table, INCIDENT_/TASK_STATE_COUNTS and INCIDENT_/TASK_OWNER_COUNTS ' +
-  'bar/pie/table/badge, INVENTORIES (items per kind) bar/pie/table/badge, INVENTORY_CONTEXTUAL_SCORING (items ' +
-  'with their derived scores and linked risks, highest inherent risk first; 1 to 1000 rows) table); SAVED_QUERIES needs queries the organisation sees ' +
+  'bar/pie/table/badge, RISKS and CONTROLS bar/pie/table/badge, INVENTORIES (items per kind) ' +
+  'bar/pie/table/badge, INVENTORY_CONTEXTUAL_SCORING (items with their derived scores and linked risks, ' +
+  'highest inherent risk first; 1 to 1000 rows) table, FRAMEWORKS (controls per answer, one category per ' +
+  'framework) bar/table, CAT_SUMMARY (per FFIEC CAT domain: maturity assessed, statements implemented) ' +
+  'bar/table, CAT_RISK_PROFILE (the inherent risk level of each category) bar/pie/table); SAVED_QUERIES ' +
+  'needs queries the organisation sees ' +
   '(CHART_QUERIES_REQUIRED, CHART_QUERY_MISSING): one aggregate query or up to 5 non-aggregate ones ' +
   '(CHART_ONE_AGGREGATE_QUERY, CHART_TOO_MANY_QUERIES), badge, events table and map exactly one non-aggregate ' +
   'query (CHART_NEEDS_ONE_NON_AGGREGATE_QUERY); terms draw as bar/pie/table, date histograms as ' +
@@ -81,8 +85,10 @@ const RANGE_NOTE =
   'the event search (last 24 hours by default). Saved-query charts run through the event search, so the ' +
   "caller's data restrictions apply; they need EVENT_VIEW, alert families and the escalation chart " +
   'ALERT_INBOX_VIEW, incident families INCIDENT_VIEW, task families TASK_VIEW, RISKS and CONTROLS ' +
-  'RISK_VIEW (403 PERMISSION_DENIED) and a risk product (403 PRODUCT_NOT_ENTITLED); those two count the ' +
-  'register as it stands, whatever the range. Counts, top terms and histograms of an hour and more are ' +
+  'and the inventory families RISK_VIEW (403 PERMISSION_DENIED) and a risk product (403 ' +
+  'PRODUCT_NOT_ENTITLED), framework families POLICY_FRAMEWORK_VIEW; they show the register, or each ' +
+  "framework's current evaluation period (the newest in progress, else the newest finalized), as it " +
+  'stands, whatever the range. Counts, top terms and histograms of an hour and more are ' +
   'added up from hourly roll-ups of the whole hours of the range and the events of the rest, exactly. ' +
   'Terms show the top 10 values, events tables at most 45 days back, maps the events per country of their ' +
   'source IP (ISO 3166-1 alpha-2 `categories`; at most 10,000 distinct source IPs, SEARCH_TOO_MANY_TERMS ' +

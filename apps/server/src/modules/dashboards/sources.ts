@@ -46,13 +46,14 @@ import {
   type TicketScope,
 } from '../tickets/summaries';
 import { inventoryCountsByKind, inventoryScoring } from '../risk/inventory';
+import { catRiskProfile, catSummary, frameworkStatus, NOT_ASSESSED } from '../governance/summaries';
 
 /**
  * The data-source registry of charts (spec 3 "Dashboard data source families"). Each family says
  * which permission its data needs, checks a chart's settings and runs it for a viewer over a range.
  * Saved-query charts run through the event search service, so the viewer's data restrictions apply
  * to every figure; ticket families need INCIDENT_VIEW or TASK_VIEW, risk families RISK_VIEW and a
- * risk product. Other areas add an entry here and a value to CHART_FAMILIES.
+ * risk product, framework families POLICY_FRAMEWORK_VIEW. Other areas add an entry here and a value to CHART_FAMILIES.
  */
 
 /** The settings of a chart that its source reads. */
@@ -595,6 +596,8 @@ const registerCounts = (
     return keyed(await count(db, access.org.id), name, spec.type, isoRange(range));
   },
 });
+
+// ---------------------------------------------------------------------------------------------------
 // Risk inventory (the register now, whatever the range)
 
 const inventories: ChartSource = {
@@ -659,6 +662,78 @@ const inventoryContextualScoring: ChartSource = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------------
+// Frameworks and the FFIEC CAT (each framework's current evaluation period, whatever the range)
+
+/** Controls per answer status, one category per framework. */
+const frameworks: ChartSource = {
+  viewPermission: 'POLICY_FRAMEWORK_VIEW',
+  check: checkPlain,
+  async run(db, access, _spec, range) {
+    const { categories, series } = await frameworkStatus(db, access.org.id);
+    return { ...isoRange(range), timeAxis: false, categories, series };
+  },
+};
+
+/** Per CAT domain: the maturity assessed and the maturity statements implemented. */
+const catSummaryChart: ChartSource = {
+  viewPermission: 'POLICY_FRAMEWORK_VIEW',
+  check: checkPlain,
+  async run(db, access, spec, range) {
+    const domains = (await catSummary(db, access.org.id))?.domains ?? [];
+    if (spec.type === 'table') {
+      return {
+        ...isoRange(range),
+        timeAxis: false,
+        columns: ['Domain', 'Assessed maturity', 'Statements implemented', 'Statements'],
+        rows: domains.map((domain) => [
+          domain.title,
+          domain.assessedMaturity ?? NOT_ASSESSED,
+          domain.implemented,
+          domain.controls,
+        ]),
+      };
+    }
+    return {
+      ...isoRange(range),
+      timeAxis: false,
+      categories: domains.map((domain) => domain.title),
+      series: [
+        { name: 'Implemented', values: domains.map((domain) => domain.implemented) },
+        { name: 'Not implemented', values: domains.map((domain) => domain.controls - domain.implemented) },
+      ],
+    };
+  },
+};
+
+/** The CAT inherent risk profile: each category's level, or the categories per level. */
+const catRiskProfileChart: ChartSource = {
+  viewPermission: 'POLICY_FRAMEWORK_VIEW',
+  check: checkPlain,
+  async run(db, access, spec, range) {
+    const profile = await catRiskProfile(db, access.org.id);
+    const categories = profile?.categories ?? [];
+    if (spec.type === 'table') {
+      return {
+        ...isoRange(range),
+        timeAxis: false,
+        columns: ['Category', 'Inherent risk'],
+        rows: categories.map((category) => [category.title, category.level ?? NOT_ASSESSED]),
+      };
+    }
+    const levels = [...(profile?.levels ?? []), NOT_ASSESSED];
+    return keyed(
+      levels.map((level) => ({
+        key: level,
+        count: categories.filter((category) => (category.level ?? NOT_ASSESSED) === level).length,
+      })),
+      'Risk profile categories',
+      spec.type,
+      isoRange(range),
+    );
+  },
+};
+
 export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   SAVED_QUERIES: savedQueries,
   ALERT_LIST: alertList,
@@ -678,4 +753,7 @@ export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   CONTROLS: registerCounts('Controls', controlCountsByOverallScore),
   INVENTORIES: inventories,
   INVENTORY_CONTEXTUAL_SCORING: inventoryContextualScoring,
+  FRAMEWORKS: frameworks,
+  CAT_SUMMARY: catSummaryChart,
+  CAT_RISK_PROFILE: catRiskProfileChart,
 };
