@@ -13,8 +13,8 @@ export type ChartType = (typeof CHART_TYPES)[number];
 
 /**
  * Data-source families (spec 3 "Dashboard data source families") that exist today. Each one says
- * which chart types can draw it; families still to come (the activity funnel, task events,
- * assessments) are added here and in the server's source registry.
+ * which chart types can draw it; families still to come (assessments) are added here and in the
+ * server's source registry.
  */
 export const CHART_FAMILIES = [
   'SAVED_QUERIES',
@@ -31,6 +31,8 @@ export const CHART_FAMILIES = [
   'TASK_LIST',
   'TASK_STATE_COUNTS',
   'TASK_OWNER_COUNTS',
+  'TASK_EVENTS',
+  'ACTIVITY_FUNNEL',
   'RISKS',
   'CONTROLS',
   'INVENTORIES',
@@ -56,6 +58,8 @@ export const CHART_FAMILY_TYPES: Record<ChartFamily, readonly ChartType[]> = {
   TASK_LIST: ['table'],
   TASK_STATE_COUNTS: ['bar', 'pie', 'table', 'badge'],
   TASK_OWNER_COUNTS: ['bar', 'pie', 'table', 'badge'],
+  TASK_EVENTS: ['bar', 'pie', 'table', 'badge'],
+  ACTIVITY_FUNNEL: ['bar', 'table'],
   RISKS: ['bar', 'pie', 'table', 'badge'],
   CONTROLS: ['bar', 'pie', 'table', 'badge'],
   INVENTORIES: ['bar', 'pie', 'table', 'badge'],
@@ -73,6 +77,7 @@ export const CHART_ALERT_FAMILIES: readonly ChartFamily[] = [
   'ALERT_TRENDS',
   'DISMISSED_TRIGGER_ACTIVITY',
   'ESCALATIONS',
+  'ACTIVITY_FUNNEL',
 ];
 
 /** Alert families that need the fraud product in the fraud domain. */

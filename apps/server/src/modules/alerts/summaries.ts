@@ -38,6 +38,26 @@ export async function alertCountsBySeverity(db: Db, scope: AlertScope) {
   return [...known, ...extra].map((severity) => ({ key: severity, count: bySeverity.get(severity) ?? 0 }));
 }
 
+/**
+ * The activity funnel of the alerts fired in the range: all of them, those worked (no longer new),
+ * and those escalated or fraud-flagged, each stage a part of the one before.
+ */
+export async function alertFunnel(db: Db, scope: AlertScope) {
+  const [row] = await db
+    .select({
+      fired: sql<number>`count(*)::int`,
+      worked: sql<number>`count(*) FILTER (WHERE ${alerts.state} <> 'NEW')::int`,
+      actedOn: sql<number>`count(*) FILTER (WHERE ${alerts.state} IN ('ESCALATED', 'FRAUD_FLAGGED'))::int`,
+    })
+    .from(alerts)
+    .where(inScope(scope));
+  return [
+    { key: 'Fired', count: row?.fired ?? 0 },
+    { key: 'Worked', count: row?.worked ?? 0 },
+    { key: 'Escalated or flagged', count: row?.actedOn ?? 0 },
+  ];
+}
+
 /** Fraud-flagged alerts fired in the range per fraud type, most first. */
 export async function flaggedAlertCounts(db: Db, scope: AlertScope, limit: number) {
   return db

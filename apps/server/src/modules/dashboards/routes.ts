@@ -64,8 +64,9 @@ const CHART_RULES =
   'the type must draw the family (CHART_TYPE_NOT_SUPPORTED; SAVED_QUERIES any type, ALERT_LIST table, ' +
   'ALERT_COUNTS and ALERT_FLAGGED bar/pie/table/badge, ALERT_TRENDS line/area/bar/table, ' +
   'DISMISSED_TRIGGER_ACTIVITY bar/pie/table, ESCALATIONS and INCIDENT_TRENDS line/area/bar/table, ' +
-  'INCIDENT_LIST and TASK_LIST table, INCIDENT_/TASK_STATE_COUNTS and INCIDENT_/TASK_OWNER_COUNTS ' +
-  'bar/pie/table/badge, RISKS and CONTROLS bar/pie/table/badge, INVENTORIES (items per kind) ' +
+  'INCIDENT_LIST and TASK_LIST table, INCIDENT_/TASK_STATE_COUNTS, INCIDENT_/TASK_OWNER_COUNTS and ' +
+  'TASK_EVENTS (task history entries in the range per action) bar/pie/table/badge, ACTIVITY_FUNNEL ' +
+  '(alerts fired in the range, worked, escalated or flagged) bar/table, RISKS and CONTROLS bar/pie/table/badge, INVENTORIES (items per kind) ' +
   'bar/pie/table/badge, INVENTORY_CONTEXTUAL_SCORING (items with their derived scores and linked risks, ' +
   'highest inherent risk first; 1 to 1000 rows) table, FRAMEWORKS (controls per answer, one category per ' +
   'framework) bar/table, CAT_SUMMARY (per FFIEC CAT domain: maturity assessed, statements implemented) ' +

@@ -27,6 +27,7 @@ import { assertDomainEntitled, type AccessContext } from '../../platform/access'
 import { AppError, validationFailed } from '../../platform/errors';
 import {
   alertCountsBySeverity,
+  alertFunnel,
   alertsPerDay,
   dismissedPerTrigger,
   escalationsPerDay,
@@ -42,6 +43,7 @@ import {
   latestTickets,
   ticketCountsByOwner,
   ticketCountsByState,
+  ticketEventCounts,
   ticketsPerDay,
   type TicketScope,
 } from '../tickets/summaries';
@@ -401,6 +403,7 @@ const alertCounts = keyedAlertSource('Alerts', alertCountsBySeverity);
 const alertFlagged = keyedAlertSource('Flagged alerts', (db, scope) =>
   flaggedAlertCounts(db, scope, CHART_TOP_VALUES),
 );
+const activityFunnel = keyedAlertSource('Alerts', alertFunnel);
 const dismissedActivity = keyedAlertSource('Dismissed alerts', (db, scope) =>
   dismissedPerTrigger(db, scope, CHART_TOP_VALUES),
 );
@@ -749,6 +752,8 @@ export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   TASK_LIST: ticketList('task'),
   TASK_STATE_COUNTS: ticketCounts('task', ticketCountsByState),
   TASK_OWNER_COUNTS: ticketCounts('task', byOwner),
+  TASK_EVENTS: ticketCounts('task', ticketEventCounts),
+  ACTIVITY_FUNNEL: activityFunnel,
   RISKS: registerCounts('Risks', riskCountsByResidualRisk),
   CONTROLS: registerCounts('Controls', controlCountsByOverallScore),
   INVENTORIES: inventories,

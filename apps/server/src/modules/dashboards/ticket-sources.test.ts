@@ -3,6 +3,7 @@ import { createTestApp, type HttpMethod, orgRequest, type TestContext } from '..
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { alerts } from '../alerts/tables';
 import { insertTicket } from '../tickets/repo';
+import { ticketHistory } from '../tickets/tables';
 
 /** The incident, task and escalation families of charts, under the viewer's permissions. */
 let ctx: TestContext;
@@ -55,8 +56,25 @@ beforeAll(async () => {
   await ticket('incident', 'Old ransomware', 'CLOSED', 60 * DAY);
   // Inside the last hour: counted by ranges, left out of the trend.
   await ticket('incident', 'Just opened', 'TRIAGE', 10 * 60_000);
-  await ticket('task', 'Review firewall rules', 'OPEN', DAY);
-  await ticket('task', 'Rotate keys', 'CLOSED', 2 * DAY, owner.id);
+  const review = await ticket('task', 'Review firewall rules', 'OPEN', DAY);
+  const rotate = await ticket('task', 'Rotate keys', 'CLOSED', 2 * DAY, owner.id);
+  const theirTask = await insertTicket(db, otherOrgId, 'task', { title: 'Theirs', state: 'OPEN' });
+  const happened = (ticketId: string, action: string, ago: number) => ({
+    ticketId,
+    action,
+    at: new Date(now - ago),
+  });
+  await db
+    .insert(ticketHistory)
+    .values([
+      happened(review.id, 'created', DAY),
+      happened(review.id, 'commented', HOUR),
+      happened(rotate.id, 'created', 2 * DAY),
+      happened(rotate.id, 'commented', DAY),
+      happened(rotate.id, 'state-changed', DAY),
+      happened(rotate.id, 'commented', 30 * DAY),
+      happened(theirTask.id, 'commented', HOUR),
+    ]);
   await insertTicket(db, otherOrgId, 'incident', {
     title: 'Theirs',
     state: 'TRIAGE',
@@ -181,6 +199,18 @@ describe('incident and task families', () => {
     expect(sum(drawn.series[0].values)).toBe(3);
   });
 
+  it('counts what happened to the tasks in the range, from their history', async () => {
+    const events = await createChart({ type: 'bar', family: 'TASK_EVENTS' });
+    expect(await data(events.id, tasksOnly)).toMatchObject({
+      categories: ['Commented', 'Created', 'State changed'],
+      series: [{ name: 'Tasks', values: [2, 2, 1] }],
+    });
+    const badge = await createChart({ type: 'badge', family: 'TASK_EVENTS' });
+    expect((await data(badge.id, tasksOnly, { intervalType: 'ALL_TIME' })).value).toBe(6);
+    const denied = await call('POST', `/chart/${events.id}/data`, incidentsOnly, LAST_WEEK);
+    expect([denied.statusCode, denied.json().key]).toEqual([403, 'PERMISSION_DENIED']);
+  });
+
   it('refuses ticket families to viewers without INCIDENT_VIEW or TASK_VIEW', async () => {
     const incidents = await createChart({ type: 'table', family: 'INCIDENT_LIST' });
     const trend = await createChart({ type: 'bar', family: 'INCIDENT_TRENDS' });
@@ -216,5 +246,19 @@ describe('escalation chart', () => {
 
     const denied = await call('POST', `/chart/${chart.id}/data`, incidentsOnly, LAST_WEEK);
     expect([denied.statusCode, denied.json().key]).toEqual([403, 'PERMISSION_DENIED']);
+  });
+});
+
+describe('activity funnel', () => {
+  it('narrows the alerts fired in the range to those worked and those escalated or flagged', async () => {
+    const chart = await createChart({ type: 'bar', family: 'ACTIVITY_FUNNEL' });
+    expect(await data(chart.id, editor)).toMatchObject({
+      categories: ['Fired', 'Worked', 'Escalated or flagged'],
+      series: [{ name: 'Alerts', values: [3, 2, 2] }],
+    });
+    const denied = await call('POST', `/chart/${chart.id}/data`, incidentsOnly, LAST_WEEK);
+    expect([denied.statusCode, denied.json().key]).toEqual([403, 'PERMISSION_DENIED']);
+    const pie = await call('POST', '/chart', editor, { name: 'Pie', type: 'pie', family: 'ACTIVITY_FUNNEL' });
+    expect([pie.statusCode, pie.json().key]).toEqual([400, 'CHART_TYPE_NOT_SUPPORTED']);
   });
 });

@@ -86,6 +86,31 @@ export async function ticketsPerDay(db: Db, scope: TicketScope) {
 }
 
 /**
+ * What happened to the tickets of the kind in the range, from their history: entries per action
+ * ("state changed", "commented" …), most first.
+ */
+export async function ticketEventCounts(db: Db, scope: TicketScope) {
+  const rows = await db
+    .select({ action: ticketHistory.action, count: sql<number>`count(*)::int` })
+    .from(ticketHistory)
+    .innerJoin(tickets, eq(tickets.id, ticketHistory.ticketId))
+    .where(
+      and(
+        eq(tickets.orgId, scope.orgId),
+        eq(tickets.kind, scope.kind),
+        gte(ticketHistory.at, scope.begin),
+        lte(ticketHistory.at, scope.end),
+      ),
+    )
+    .groupBy(ticketHistory.action)
+    .orderBy(sql`2 DESC`, sql`1`);
+  return rows.map((row) => ({
+    key: row.action.charAt(0).toUpperCase() + row.action.slice(1).replaceAll('-', ' '),
+    count: row.count,
+  }));
+}
+
+/**
  * Tickets of a kind whose deadline (SLA date, else due date, else `defaultDays` after creation) fell
  * between `since` and now, and those of them done (in one of `doneStates`) by it. `where` narrows the
  * tickets further (for example to those a task schedule created).
