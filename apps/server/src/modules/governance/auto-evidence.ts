@@ -190,6 +190,20 @@ const sourcesOf = (db: Db, orgId: string, periodId: string, controlId?: string) 
     )
     .orderBy(asc(governanceEvidenceSources.createdOn), asc(governanceEvidenceSources.id));
 
+/** What a source measures, in words (the evidence report). */
+export function describeSource(source: AutoEvidenceSource): string {
+  switch (source.kind) {
+    case 'TRIGGER_ACTIVE':
+      return `${source.triggerName ?? 'A removed trigger'} active and running (last ${source.window} h)`;
+    case 'INCIDENTS_WITHIN_SLA':
+      return `Incidents within SLA at least ${source.threshold}% (last ${source.window} days)`;
+    case 'ASSETS_INVENTORIED':
+      return `Assets with an owner at least ${source.threshold}% (seen in the last ${source.window} days)`;
+    case 'REVIEWS_DONE':
+      return 'No risk or control review late';
+  }
+}
+
 /** The automatic evidence sources of a period (of one control when given), each with its latest evaluations. */
 export async function listAutoEvidence(db: Db, orgId: string, periodId: string, controlId?: string) {
   await periodView(db, orgId, periodId);
