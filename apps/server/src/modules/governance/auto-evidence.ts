@@ -134,7 +134,8 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
   return { state: share >= threshold ? 'PASSING' : 'FAILING', reason: text, figures };
 }
 
-async function evaluateSource(db: Db, source: SourceRow, now = new Date()) {
+/** Measures a source now and records the evaluation. */
+export async function evaluateSource(db: Db, source: SourceRow, now = new Date()) {
   const result = await measure(db, source, now);
   await db.insert(governanceEvidenceEvaluations).values({ sourceId: source.id, ...result });
 }
@@ -210,6 +211,11 @@ export async function listAutoEvidence(db: Db, orgId: string, periodId: string, 
   return sourcesJson(db, await sourcesOf(db, orgId, periodId, controlId));
 }
 
+export async function insertSource(db: Db, values: typeof governanceEvidenceSources.$inferInsert) {
+  const [created] = await db.insert(governanceEvidenceSources).values(values).returning();
+  return created!;
+}
+
 /**
  * Adds a source to a control of a period in progress and evaluates it at once. TRIGGER_ACTIVE names an
  * active or paused trigger of the organisation and looks back 1–720 hours; the others look back 1–365 days,
@@ -257,24 +263,21 @@ export async function addAutoEvidence(
         params: { limit: AUTO_EVIDENCE_SOURCES_LIMIT },
       });
     }
-    const [created] = await tx
-      .insert(governanceEvidenceSources)
-      .values({
-        orgId,
-        periodId,
-        controlId,
-        kind: input.kind,
-        triggerId,
-        window: input.window,
-        threshold: measuresShare ? input.threshold : null,
-        createdBy: actor.access.user.id,
-      })
-      .returning();
+    const created = await insertSource(tx, {
+      orgId,
+      periodId,
+      controlId,
+      kind: input.kind,
+      triggerId,
+      window: input.window,
+      threshold: measuresShare ? input.threshold : null,
+      createdBy: actor.access.user.id,
+    });
     await audit(tx, actor, 'governance.auto-evidence.added', 'evaluation-period', periodId, {
       controlId,
       ...input,
     });
-    return created!;
+    return created;
   });
   await evaluateSource(db, row);
   const [json] = await sourcesJson(db, [row]);
