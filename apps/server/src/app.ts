@@ -42,6 +42,8 @@ import { APP_VERSION, systemRoutes } from './modules/system/routes';
 import { classifierRoutes } from './modules/classifiers/routes';
 import { customParserRoutes } from './modules/custom-parsers/routes';
 import { dashboardRoutes } from './modules/dashboards/routes';
+import { autoEvidenceRoutes } from './modules/governance/auto-evidence-routes';
+import { defineAutoEvidenceJobs } from './modules/governance/auto-evidence';
 import { policyRoutes } from './modules/governance/policy-routes';
 import { governanceRoutes } from './modules/governance/routes';
 import { workspaceRoutes } from './modules/dashboards/workspace-routes';
@@ -201,6 +203,7 @@ export async function buildApp(deps: AppDeps) {
   defineIntegrationJobs(deps.jobs, database.db, s3);
   defineActionJobs(deps.jobs, database.db, deps.secrets);
   defineNoDataJobs(deps.jobs, database.db);
+  defineAutoEvidenceJobs(deps.jobs, database.db);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));
@@ -243,6 +246,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(taskScheduleRoutes(database.db));
   await app.register(governanceRoutes(database.db));
   await app.register(policyRoutes(database.db));
+  await app.register(autoEvidenceRoutes(database.db));
   await app.register(dashboardRoutes(database.db));
   await app.register(workspaceRoutes(database.db));
   await app.register(reportRoutes(database.db, queueOn(deps.jobs)));

@@ -42,6 +42,15 @@ test('a compliance officer adopts CSF 2.0, answers a control with evidence and f
     buffer: Buffer.from('Our mission: serve the members of the prairie.\n'),
   });
   await expect(drawer.getByRole('button', { name: 'mission.txt', exact: true })).toBeVisible();
+
+  // Automatic evidence: Prairie has no review schedule yet, so the source has nothing to measure.
+  await expect(drawer.getByText(/No automatic evidence yet/)).toBeVisible();
+  await drawer.getByRole('combobox', { name: 'Source' }).click();
+  await page.getByRole('option', { name: 'Reviews done' }).click();
+  await drawer.getByRole('button', { name: 'Add source' }).click();
+  await expect(drawer.getByText('No review schedule is set.')).toBeVisible();
+  await drawer.getByRole('button', { name: 'Evaluate now' }).click();
+  await expect(drawer.getByRole('list', { name: 'Earlier evaluations' })).toContainText('Unknown');
   await page.keyboard.press('Escape');
 
   const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Open GV.OC-01' }) });

@@ -31,6 +31,7 @@ export * from './reports';
 export * from './chart-options';
 export * from './governance';
 export * from './governance-policies';
+export * from './governance-auto-evidence';
 export * from './home';
 export * from './integrations';
 export * from './risk';

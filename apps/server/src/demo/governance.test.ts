@@ -5,7 +5,9 @@ import type { Database } from '../db/client';
 import { listAnswers, listFrameworkRows, listPeriodRows } from '../modules/governance/repo';
 import { listPolicies } from '../modules/governance/policies';
 import type { AccessContext } from '../platform/access';
+import { listAutoEvidence } from '../modules/governance/auto-evidence';
 import { seedGovernanceDemo } from './governance';
+import { seedTriggersDemo } from './triggers';
 
 let database: Database;
 let orgId: string;
@@ -17,6 +19,7 @@ beforeAll(async () => {
   orgId = (await seedOrg(db)).id;
   const analystId = (await seedUser(db, { homeOrgId: orgId, permissions: ['POLICY_FRAMEWORK_EDIT'] })).id;
   const adminId = (await seedUser(db, { homeOrgId: orgId, permissions: ['POLICY_FRAMEWORK_EDIT'] })).id;
+  await seedTriggersDemo(db, orgId, adminId);
   ids = await seedGovernanceDemo(db, { orgId, analystId, adminId }, new Date('2026-03-04T12:00:00.000Z'));
 });
 afterAll(() => database.close());
@@ -61,5 +64,14 @@ describe('governance demo data', () => {
     expect(cat.map((policy) => [policy.name, policy.catRefs])).toEqual([
       ['Cyber Risk Oversight Policy', ['D1']],
     ]);
+  });
+
+  it('points a monitoring control at an active trigger and incident response at the SLA', async () => {
+    const sources = await listAutoEvidence(database.db, orgId, ids.currentPeriodId);
+    expect(sources.map((source) => [source.kind, source.history.length])).toEqual([
+      ['TRIGGER_ACTIVE', 1],
+      ['INCIDENTS_WITHIN_SLA', 1],
+    ]);
+    expect(sources[0]!.triggerName).not.toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import type { ControlAnswerStatus } from '@vigil/contracts';
 import type { Db } from '../db/client';
+import { evaluateSource, insertSource } from '../modules/governance/auto-evidence';
 import { crosswalkSuggestions } from '../modules/governance/crosswalk';
 import { libraryEntry } from '../modules/governance/library';
 import {
@@ -19,6 +20,7 @@ import {
   insertVersion,
   updatePolicy,
 } from '../modules/governance/policies-repo';
+import { listTriggers } from '../modules/triggers/repo';
 
 const CYCLE: ControlAnswerStatus[] = [
   'IMPLEMENTED',
@@ -93,6 +95,43 @@ export async function seedGovernanceDemo(
     url: 'https://intranet.firstharbor.example/board/minutes',
     createdBy: adminId,
   });
+
+  // Living evidence: continuous monitoring watched by an active trigger, incident response measured
+  // against the SLA.
+  const { items: running } = await listTriggers(
+    db,
+    orgId,
+    { domain: 'security', state: 'ACTIVE', sortField: 'name', sortOrder: 'ASC' },
+    { limit: 1, offset: 0 },
+  );
+  const controlOf = (ref: string) => csf.controls.find((control) => control.ref === ref)!;
+  const automatic = [
+    ...(running[0]
+      ? [
+          {
+            controlId: controlOf('DE.CM-01').id,
+            kind: 'TRIGGER_ACTIVE',
+            triggerId: running[0].row.id,
+            window: 24,
+            threshold: null,
+          },
+        ]
+      : []),
+    {
+      controlId: controlOf('RS.MA-01').id,
+      kind: 'INCIDENTS_WITHIN_SLA',
+      triggerId: null,
+      window: 90,
+      threshold: 80,
+    },
+  ];
+  for (const source of automatic) {
+    await evaluateSource(
+      db,
+      await insertSource(db, { orgId, periodId: current.id, createdBy: adminId, ...source }),
+      now,
+    );
+  }
 
   const cat = await adopt(db, orgId, 'ffiec-cat', adminId);
   const previous = await insertPeriod(db, {

@@ -769,3 +769,17 @@ export async function saveAssetConfig(db: Db, orgId: string, config: AssetConfig
     .values({ orgId, ...values })
     .onConflictDoUpdate({ target: assetConfig.orgId, set: values });
 }
+
+/** Active assets seen since `since` (tracked or discovered), and how many of them have an owner. */
+export async function ownedAssetShare(db: Db, orgId: string, since: Date) {
+  const [row] = await db
+    .select({
+      seen: sql<number>`count(*)::int`,
+      owned: sql<number>`count(*) FILTER (WHERE coalesce(trim(${assets.owner}), '') <> '')::int`,
+    })
+    .from(assets)
+    .where(
+      assetFilterCondition(orgId, { tracked: 'both', active: true, importance: 'all', lastSeenAfter: since }),
+    );
+  return { seen: row?.seen ?? 0, owned: row?.owned ?? 0 };
+}

@@ -76,6 +76,13 @@ describe('evidence report', () => {
       }),
       201,
     );
+    await ok(
+      call('POST', `/governance/period/${period.id}/control/${first!.id}/auto-evidence`, officer, {
+        kind: 'REVIEWS_DONE',
+        window: 30,
+      }),
+      201,
+    );
     await ok(call('POST', '/incident', officer, { title: 'Card skimming' }), 201);
     await ok(call('POST', '/incident', officer, { title: 'Phishing' }), 201);
     const policy = await ok<PolicyDetail>(
@@ -98,6 +105,9 @@ describe('evidence report', () => {
     expect(text).toContain('Evidence items: 1');
     expect(text).toContain(`${second!.ref}`);
     expect(text).toContain('Budget asked for next year');
+    const flowing = text.replace(/\s+/g, ' ');
+    expect(flowing).toContain(`Automatic evidence Control Source State Reason Evaluated ${first!.ref}`);
+    expect(flowing).toContain('No risk or control review late UNKNOWN No review schedule is set.');
     expect(text).toContain('2 incidents opened in the period');
     expect(text).toContain('The risk register is not available to the requester.');
     expect(text).toContain('Information Security');

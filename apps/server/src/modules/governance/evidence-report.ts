@@ -15,6 +15,7 @@ import type { AccessContext } from '../../platform/access';
 import { PdfBuilder } from '../../platform/pdf/document';
 import { listRisks, modulesOf, orgScope } from '../risk/service';
 import { listTickets } from '../tickets/service';
+import { describeSource, listAutoEvidence } from './auto-evidence';
 import { listPolicies } from './policies';
 import { getFramework, getPeriod, listPeriodAnswers } from './service';
 
@@ -67,9 +68,10 @@ async function registerRisks(db: Db, access: AccessContext): Promise<Risk[] | nu
 export async function evidenceReport(db: Db, access: AccessContext, periodId: string, now = new Date()) {
   const orgId = access.org.id;
   const period = await getPeriod(db, orgId, periodId);
-  const [framework, answers] = await Promise.all([
+  const [framework, answers, autoEvidence] = await Promise.all([
     getFramework(db, orgId, period.frameworkId),
     listPeriodAnswers(db, orgId, periodId),
+    listAutoEvidence(db, orgId, periodId),
   ]);
   const pdf = new PdfBuilder({ title: `Evidence report: ${framework.name}, ${period.name}` });
   pdf.cover({
@@ -150,6 +152,24 @@ export async function evidenceReport(db: Db, access: AccessContext, periodId: st
       gaps.map((control) => {
         const answer = answerOf.get(control.id)!;
         return [control.ref, STATUS_LABELS[answer.status!], answer.ownerName, answer.notes];
+      }),
+    );
+  }
+
+  if (autoEvidence.length > 0) {
+    const refOf = new Map(framework.controls.map((control) => [control.id, control.ref]));
+    pdf.heading('Automatic evidence', 2);
+    pdf.table(
+      ['Control', 'Source', 'State', 'Reason', 'Evaluated'],
+      autoEvidence.map((source) => {
+        const latest = source.history[0];
+        return [
+          refOf.get(source.controlId),
+          describeSource(source),
+          latest?.state ?? 'Not evaluated',
+          latest?.reason,
+          latest?.evaluatedOn.slice(0, 16).replace('T', ' '),
+        ];
       }),
     );
   }

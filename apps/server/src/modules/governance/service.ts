@@ -416,7 +416,7 @@ const finalized = () =>
  * Runs a change of a period in progress: the period is locked first, so a change and the period's
  * finalization never cross; a finalized period refuses every change.
  */
-async function changePeriod<T>(
+export async function changePeriod<T>(
   db: Db,
   actor: Actor,
   periodId: string,
@@ -570,7 +570,7 @@ async function answersJson(
   });
 }
 
-async function periodView(db: Db, orgId: string, periodId: string) {
+export async function periodView(db: Db, orgId: string, periodId: string) {
   const period = await findPeriod(db, orgId, periodId);
   if (!period) throw periodNotFound();
   return period;
@@ -599,7 +599,7 @@ async function controlAnswer(db: Db, orgId: string, periodId: string, controlId:
   return answer ?? emptyAnswer(controlId);
 }
 
-async function controlOfPeriod(db: Db, period: PeriodRow, controlId: string) {
+export async function controlOfPeriod(db: Db, period: PeriodRow, controlId: string) {
   const control = await findControl(db, period.orgId, period.frameworkId, controlId);
   if (!control) throw controlNotFound();
   return control;

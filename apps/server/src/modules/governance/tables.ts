@@ -282,3 +282,50 @@ export const governanceTicketPolicies = pgTable(
   },
   (table) => [primaryKey({ columns: [table.ticketId, table.policyId] }), index().on(table.policyId)],
 );
+
+/**
+ * Automatic evidence (issue 12): a source of Vigil's own data measured for a control in a period,
+ * `kind` TRIGGER_ACTIVE, INCIDENTS_WITHIN_SLA, ASSETS_INVENTORIED or REVIEWS_DONE with its settings.
+ */
+export const governanceEvidenceSources = pgTable(
+  'governance_evidence_sources',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    periodId: uuid()
+      .notNull()
+      .references(() => governancePeriods.id, { onDelete: 'cascade' }),
+    controlId: uuid()
+      .notNull()
+      .references(() => governanceControls.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    triggerId: uuid().references(() => triggers.id, { onDelete: 'set null' }),
+    /** Days (or hours for TRIGGER_ACTIVE) looked back. */
+    window: integer().notNull(),
+    /** Percent at or above which the source passes; null for TRIGGER_ACTIVE. */
+    threshold: integer(),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index().on(table.periodId, table.controlId)],
+);
+
+/** Each evaluation of a source: PASSING, FAILING or UNKNOWN, why, and the figures measured. */
+export const governanceEvidenceEvaluations = pgTable(
+  'governance_evidence_evaluations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    sourceId: uuid()
+      .notNull()
+      .references(() => governanceEvidenceSources.id, { onDelete: 'cascade' }),
+    state: text().notNull(),
+    reason: text().notNull(),
+    figures: jsonb().$type<Record<string, number | string | null>>().notNull().default({}),
+    evaluatedOn: timestamp({ withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index().on(table.sourceId, table.evaluatedOn)],
+);

@@ -6,7 +6,7 @@ import {
   type ReviewScheduleInput,
   type ReviewUnit,
 } from '@vigil/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { mayHoldTickets } from '../tickets/service';
@@ -194,4 +194,16 @@ export async function markReviewed(db: Db, actor: Actor, target: ReviewTarget, r
     return updated!;
   });
   return toSchedule(db, row, on);
+}
+
+/** The organisation's review schedules (of risks and controls), and how many are late on `today`. */
+export async function lateReviewCount(db: Db, orgId: string, today: string) {
+  const [row] = await db
+    .select({
+      total: count(),
+      late: sql<number>`count(*) FILTER (WHERE ${lt(reviewSchedules.nextReview, today)})::int`,
+    })
+    .from(reviewSchedules)
+    .where(eq(reviewSchedules.orgId, orgId));
+  return { total: row?.total ?? 0, late: row?.late ?? 0 };
 }

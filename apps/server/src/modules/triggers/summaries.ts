@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { triggers } from './tables';
+import { triggerRuns, triggers } from './tables';
 
 /** Trigger figures for other areas (the cyber risk readiness dashboard). */
 
@@ -11,4 +11,27 @@ export async function activeTriggerCount(db: Db, orgId: string, domain: string):
     .from(triggers)
     .where(and(eq(triggers.orgId, orgId), eq(triggers.domain, domain), eq(triggers.state, 'ACTIVE')));
   return row?.count ?? 0;
+}
+
+/** A trigger's runs since `since`: how many, how many failed, alerts raised, the last run and its error. */
+export async function triggerRunsSince(db: Db, triggerId: string, since: Date) {
+  const [row] = await db
+    .select({
+      runs: sql<number>`count(*)::int`,
+      failed: sql<number>`count(*) FILTER (WHERE ${triggerRuns.error} IS NOT NULL)::int`,
+      alertsRaised: sql<number>`coalesce(sum(${triggerRuns.alertsRaised}), 0)::int`,
+      lastRunAt: sql<string | null>`max(${triggerRuns.ranAt})`,
+      lastError: sql<
+        string | null
+      >`(array_agg(${triggerRuns.error} ORDER BY ${triggerRuns.ranAt} DESC) FILTER (WHERE ${triggerRuns.error} IS NOT NULL))[1]`,
+    })
+    .from(triggerRuns)
+    .where(and(eq(triggerRuns.triggerId, triggerId), gte(triggerRuns.ranAt, since)));
+  return {
+    runs: row?.runs ?? 0,
+    failed: row?.failed ?? 0,
+    alertsRaised: row?.alertsRaised ?? 0,
+    lastRunAt: row?.lastRunAt ? new Date(row.lastRunAt) : null,
+    lastError: row?.lastError ?? null,
+  };
 }

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
+  autoEvidenceSourceSchema,
   controlAnswerSchema,
   evaluationPeriodSchema,
   frameworkDetailSchema,
@@ -63,6 +64,16 @@ export const comparisonQuery = (orgId: string, from: string, to: string) =>
     queryFn: ({ signal }) =>
       apiFetch(`${governancePath(orgId)}/period-comparison?${new URLSearchParams({ from, to })}`, {
         schema: periodComparisonSchema,
+        signal,
+      }),
+  });
+
+export const autoEvidenceQuery = (orgId: string, periodId: string, controlId: string) =>
+  queryOptions({
+    queryKey: [...governanceKey(orgId), 'auto-evidence', periodId, controlId] as const,
+    queryFn: ({ signal }) =>
+      apiFetch(`${periodPath(orgId, periodId)}/auto-evidence?${new URLSearchParams({ controlId })}`, {
+        schema: z.array(autoEvidenceSourceSchema),
         signal,
       }),
   });

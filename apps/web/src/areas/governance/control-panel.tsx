@@ -39,6 +39,7 @@ import { describeError, notifyError, notifyMessage } from '../../lib/notify';
 import { useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { personSummariesQuery } from '../settings/metadata-queries';
+import { AutoEvidenceSection } from './auto-evidence';
 import { answersQuery, frameworkPath, frameworkQuery, governanceKey, periodPath } from './api';
 
 /**
@@ -121,6 +122,7 @@ export function ControlPanel({
               answer={answer}
               editable={editable}
             />
+            <AutoEvidenceSection orgId={orgId} control={control} period={period} editable={editable} />
           </>
         ) : (
           <Text size="sm" c="dimmed">

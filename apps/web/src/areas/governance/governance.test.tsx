@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type {
+  AutoEvidenceSource,
   ControlAnswer,
   EvaluationPeriod,
   FrameworkDetail,
@@ -11,6 +12,7 @@ import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
+import { triggerFixture } from '../triggers/test-fixtures';
 
 const withAccess = (permissions: string[]) => ({
   ...signedInRoutes,
@@ -354,5 +356,114 @@ describe('framework page', () => {
     expect(
       await within(dialog).findByText('The start of an evaluation period must be before its end.'),
     ).toBeInTheDocument();
+  });
+});
+
+describe('automatic evidence', () => {
+  const source = (overrides: Partial<AutoEvidenceSource> = {}): AutoEvidenceSource => ({
+    id: 'a1',
+    controlId: 'c1',
+    kind: 'TRIGGER_ACTIVE',
+    triggerId: 't1',
+    triggerName: 'Privileged logins',
+    window: 24,
+    threshold: null,
+    history: [
+      {
+        state: 'FAILING',
+        reason: 'Privileged logins has not run in the last 24 h.',
+        figures: { runs: 0 },
+        evaluatedOn: '2026-03-01T10:00:00.000Z',
+      },
+    ],
+    ...overrides,
+  });
+
+  it('adds a source, evaluates it now and removes it after confirming', async () => {
+    let sources: AutoEvidenceSource[] = [];
+    const fetchMock = stubApi({
+      ...withAccess([...EDIT, 'TRIGGER_VIEW']),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/auto-evidence`]: () => ({ body: sources }),
+      [`GET ${base}/triggers`]: {
+        body: { items: [triggerFixture({ id: 't1', name: 'Privileged logins' })], total: 1 },
+      },
+      [`POST ${gov}/period/p1/control/c1/auto-evidence`]: () => {
+        sources = [source()];
+        return { status: 201, body: sources[0] };
+      },
+      [`POST ${gov}/period/p1/auto-evidence/a1/evaluate`]: () => {
+        const passing = {
+          state: 'PASSING' as const,
+          reason: 'Privileged logins is active and ran 6 times without error in the last 24 h.',
+          figures: { runs: 6 },
+          evaluatedOn: '2026-03-02T10:00:00.000Z',
+        };
+        sources = [source({ history: [passing, ...source().history] })];
+        return { body: sources[0] };
+      },
+      [`DELETE ${gov}/period/p1/auto-evidence/a1`]: () => {
+        sources = [];
+        return { status: 204 };
+      },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open GV.OC-01' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByText(/No automatic evidence yet/)).toBeInTheDocument();
+
+    await user.click(within(drawer).getByRole('combobox', { name: 'Trigger' }));
+    await user.click(await screen.findByRole('option', { name: 'Privileged logins' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Add source' }));
+    await waitFor(() => {
+      const post = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/control/c1/auto-evidence'));
+      expect(requestBody(post?.[1])).toEqual({
+        kind: 'TRIGGER_ACTIVE',
+        triggerId: 't1',
+        window: 24,
+        threshold: null,
+      });
+    });
+    expect(
+      await within(drawer).findByText('Privileged logins has not run in the last 24 h.'),
+    ).toBeInTheDocument();
+    expect(within(drawer).getByText('Failing')).toBeInTheDocument();
+
+    await user.click(within(drawer).getByRole('button', { name: 'Evaluate now' }));
+    expect(await within(drawer).findByText('Passing')).toBeInTheDocument();
+    expect(within(drawer).getByRole('list', { name: 'Earlier evaluations' })).toHaveTextContent(
+      'Failing · Privileged logins has not run',
+    );
+
+    await user.click(within(drawer).getByRole('button', { name: /^Remove Privileged logins active/ }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove automatic evidence' });
+    await user.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(await within(drawer).findByText(/No automatic evidence yet/)).toBeInTheDocument();
+  });
+
+  it('shows why a source could not be added and when the list failed to load', async () => {
+    stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/auto-evidence`]: {
+        status: 404,
+        body: apiError('GOVERNANCE_PERIOD_NOT_FOUND', 'NotFoundException'),
+      },
+      [`POST ${gov}/period/p1/control/c1/auto-evidence`]: {
+        status: 400,
+        body: { ...apiError('GOVERNANCE_AUTO_EVIDENCE_TRIGGER_NOT_FOUND'), field: 'triggerId' },
+      },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open GV.OC-01' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(
+      await within(drawer).findByText('The automatic evidence could not be loaded.'),
+    ).toBeInTheDocument();
+    await user.click(within(drawer).getByRole('button', { name: 'Add source' }));
+    expect(await within(drawer).findByText('Choose an active trigger of the organisation.')).toHaveAttribute(
+      'role',
+      'alert',
+    );
   });
 });

@@ -1,0 +1,342 @@
+import {
+  AUTO_EVIDENCE_HISTORY_LENGTH,
+  AUTO_EVIDENCE_LIMITS,
+  AUTO_EVIDENCE_SOURCES_LIMIT,
+  DEFAULT_ORG_SETTINGS,
+  todayIn,
+  type AutoEvidenceInput,
+  type AutoEvidenceKind,
+  type AutoEvidenceSource,
+  type AutoEvidenceState,
+} from '@vigil/contracts';
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { AppError, validationFailed } from '../../platform/errors';
+import type { JobRunner } from '../../platform/jobs';
+import { ownedAssetShare } from '../assets/repo';
+import { findOrg } from '../orgs/repo';
+import { lateReviewCount } from '../risk/reviews';
+import { ticketsDoneInTime } from '../tickets/summaries';
+import { findTriggerView } from '../triggers/repo';
+import { triggerRunsSince } from '../triggers/summaries';
+import { audit, changePeriod, controlOfPeriod, periodView, type Actor } from './service';
+import { governanceEvidenceEvaluations, governanceEvidenceSources, governancePeriods } from './tables';
+
+type SourceRow = typeof governanceEvidenceSources.$inferSelect;
+interface Measured {
+  state: AutoEvidenceState;
+  reason: string;
+  figures: Record<string, number | string | null>;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Incidents without an SLA or due date count against a deadline this many days after creation. */
+const INCIDENT_DEFAULT_DAYS = 30;
+
+const sourceNotFound = () =>
+  new AppError(
+    'NotFoundException',
+    'GOVERNANCE_AUTO_EVIDENCE_NOT_FOUND',
+    'Automatic evidence source not found',
+  );
+
+function assertInRange(
+  field: 'window' | 'threshold',
+  value: number | null,
+  range: { min: number; max: number },
+) {
+  if (value === null || value < range.min || value > range.max) {
+    throw validationFailed(
+      'GOVERNANCE_AUTO_EVIDENCE_INVALID',
+      `${field} must be ${range.min} to ${range.max}`,
+      {
+        field,
+        params: { field, ...range },
+      },
+    );
+  }
+}
+
+const percent = (part: number, whole: number) => Math.floor((part * 100) / whole);
+
+/** Measures one source on Vigil's data now. */
+export async function measure(db: Db, source: SourceRow, now = new Date()): Promise<Measured> {
+  const kind = source.kind as AutoEvidenceKind;
+  if (kind === 'TRIGGER_ACTIVE') {
+    const view = source.triggerId ? await findTriggerView(db, source.orgId, source.triggerId) : undefined;
+    if (!view) return { state: 'UNKNOWN', reason: 'The trigger no longer exists.', figures: {} };
+    const runs = await triggerRunsSince(db, view.row.id, new Date(now.getTime() - source.window * HOUR_MS));
+    const figures = {
+      trigger: view.row.name,
+      state: view.row.state,
+      runs: runs.runs,
+      failedRuns: runs.failed,
+      alertsRaised: runs.alertsRaised,
+      lastRunAt: runs.lastRunAt?.toISOString() ?? null,
+    };
+    if (view.row.state !== 'ACTIVE')
+      return { state: 'FAILING', reason: `${view.row.name} is ${view.row.state}, not active.`, figures };
+    if (runs.runs === 0)
+      return {
+        state: 'FAILING',
+        reason: `${view.row.name} has not run in the last ${source.window} h.`,
+        figures,
+      };
+    if (runs.failed > 0)
+      return {
+        state: 'FAILING',
+        reason: `${runs.failed} of ${runs.runs} runs of ${view.row.name} failed in the last ${source.window} h: ${runs.lastError}`,
+        figures,
+      };
+    return {
+      state: 'PASSING',
+      reason: `${view.row.name} is active and ran ${runs.runs === 1 ? 'once' : `${runs.runs} times`} without error in the last ${source.window} h.`,
+      figures,
+    };
+  }
+  if (kind === 'REVIEWS_DONE') {
+    const org = await findOrg(db, source.orgId);
+    const { total, late } = await lateReviewCount(
+      db,
+      source.orgId,
+      todayIn(org?.settings.emailTimezone ?? DEFAULT_ORG_SETTINGS.emailTimezone, now),
+    );
+    const figures = { schedules: total, late };
+    if (total === 0) return { state: 'UNKNOWN', reason: 'No review schedule is set.', figures };
+    if (late > 0) return { state: 'FAILING', reason: `${late} of ${total} reviews are late.`, figures };
+    return { state: 'PASSING', reason: `None of ${total} reviews is late.`, figures };
+  }
+  const since = new Date(now.getTime() - source.window * DAY_MS);
+  const threshold = source.threshold ?? 100;
+  const [part, whole, what] =
+    kind === 'INCIDENTS_WITHIN_SLA'
+      ? await ticketsDoneInTime(db, {
+          orgId: source.orgId,
+          kind: 'incident',
+          since,
+          defaultDays: INCIDENT_DEFAULT_DAYS,
+          doneStates: ['RESOLVED', 'CLOSED', 'INVALID'],
+        }).then((done) => [done.onTime, done.total, 'incidents due'] as const)
+      : await ownedAssetShare(db, source.orgId, since).then(
+          (share) => [share.owned, share.seen, 'assets seen'] as const,
+        );
+  const label = kind === 'INCIDENTS_WITHIN_SLA' ? 'within their SLA' : 'with an owner';
+  if (whole === 0)
+    return {
+      state: 'UNKNOWN',
+      reason: `No ${what} in the last ${source.window} days.`,
+      figures: { total: 0, met: 0, percent: null, threshold },
+    };
+  const share = percent(part, whole);
+  const figures = { total: whole, met: part, percent: share, threshold };
+  const text = `${part} of ${whole} ${what} in the last ${source.window} days ${label} (${share}%, threshold ${threshold}%).`;
+  return { state: share >= threshold ? 'PASSING' : 'FAILING', reason: text, figures };
+}
+
+/** Measures a source now and records the evaluation. */
+export async function evaluateSource(db: Db, source: SourceRow, now = new Date()) {
+  const result = await measure(db, source, now);
+  await db.insert(governanceEvidenceEvaluations).values({ sourceId: source.id, ...result });
+}
+
+async function sourcesJson(db: Db, rows: SourceRow[]): Promise<AutoEvidenceSource[]> {
+  if (rows.length === 0) return [];
+  const evaluations = await db
+    .select()
+    .from(governanceEvidenceEvaluations)
+    .where(
+      inArray(
+        governanceEvidenceEvaluations.sourceId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(desc(governanceEvidenceEvaluations.evaluatedOn));
+  const names = new Map<string, string>();
+  for (const row of rows) {
+    if (!row.triggerId || names.has(row.triggerId)) continue;
+    const view = await findTriggerView(db, row.orgId, row.triggerId);
+    if (view) names.set(row.triggerId, view.row.name);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    controlId: row.controlId,
+    kind: row.kind as AutoEvidenceKind,
+    triggerId: row.triggerId,
+    triggerName: row.triggerId ? (names.get(row.triggerId) ?? null) : null,
+    window: row.window,
+    threshold: row.threshold,
+    history: evaluations
+      .filter((evaluation) => evaluation.sourceId === row.id)
+      .slice(0, AUTO_EVIDENCE_HISTORY_LENGTH)
+      .map((evaluation) => ({
+        state: evaluation.state as AutoEvidenceState,
+        reason: evaluation.reason,
+        figures: evaluation.figures,
+        evaluatedOn: evaluation.evaluatedOn.toISOString(),
+      })),
+  }));
+}
+
+const sourcesOf = (db: Db, orgId: string, periodId: string, controlId?: string) =>
+  db
+    .select()
+    .from(governanceEvidenceSources)
+    .where(
+      and(
+        eq(governanceEvidenceSources.orgId, orgId),
+        eq(governanceEvidenceSources.periodId, periodId),
+        controlId ? eq(governanceEvidenceSources.controlId, controlId) : undefined,
+      ),
+    )
+    .orderBy(asc(governanceEvidenceSources.createdOn), asc(governanceEvidenceSources.id));
+
+/** What a source measures, in words (the evidence report). */
+export function describeSource(source: AutoEvidenceSource): string {
+  switch (source.kind) {
+    case 'TRIGGER_ACTIVE':
+      return `${source.triggerName ?? 'A removed trigger'} active and running (last ${source.window} h)`;
+    case 'INCIDENTS_WITHIN_SLA':
+      return `Incidents within SLA at least ${source.threshold}% (last ${source.window} days)`;
+    case 'ASSETS_INVENTORIED':
+      return `Assets with an owner at least ${source.threshold}% (seen in the last ${source.window} days)`;
+    case 'REVIEWS_DONE':
+      return 'No risk or control review late';
+  }
+}
+
+/** The automatic evidence sources of a period (of one control when given), each with its latest evaluations. */
+export async function listAutoEvidence(db: Db, orgId: string, periodId: string, controlId?: string) {
+  await periodView(db, orgId, periodId);
+  return sourcesJson(db, await sourcesOf(db, orgId, periodId, controlId));
+}
+
+export async function insertSource(db: Db, values: typeof governanceEvidenceSources.$inferInsert) {
+  const [created] = await db.insert(governanceEvidenceSources).values(values).returning();
+  return created!;
+}
+
+/**
+ * Adds a source to a control of a period in progress and evaluates it at once. TRIGGER_ACTIVE names an
+ * active or paused trigger of the organisation and looks back 1–720 hours; the others look back 1–365 days,
+ * INCIDENTS_WITHIN_SLA and ASSETS_INVENTORIED with a threshold of 1–100 percent.
+ */
+export async function addAutoEvidence(
+  db: Db,
+  actor: Actor,
+  periodId: string,
+  controlId: string,
+  input: AutoEvidenceInput,
+): Promise<AutoEvidenceSource> {
+  const orgId = actor.access.org.id;
+  const row = await changePeriod(db, actor, periodId, async (tx, period) => {
+    await controlOfPeriod(tx, period, controlId);
+    const hours = input.kind === 'TRIGGER_ACTIVE';
+    assertInRange(
+      'window',
+      input.window,
+      hours ? AUTO_EVIDENCE_LIMITS.windowHours : AUTO_EVIDENCE_LIMITS.windowDays,
+    );
+    const measuresShare = input.kind === 'INCIDENTS_WITHIN_SLA' || input.kind === 'ASSETS_INVENTORIED';
+    if (measuresShare) assertInRange('threshold', input.threshold, AUTO_EVIDENCE_LIMITS.threshold);
+    let triggerId: string | null = null;
+    if (hours) {
+      const view = input.triggerId ? await findTriggerView(tx, orgId, input.triggerId) : undefined;
+      if (!view || !['ACTIVE', 'PAUSED'].includes(view.row.state)) {
+        throw validationFailed('GOVERNANCE_AUTO_EVIDENCE_TRIGGER_NOT_FOUND', 'No such trigger', {
+          field: 'triggerId',
+        });
+      }
+      triggerId = view.row.id;
+    }
+    const [held] = await tx
+      .select({ count: count() })
+      .from(governanceEvidenceSources)
+      .where(
+        and(
+          eq(governanceEvidenceSources.periodId, periodId),
+          eq(governanceEvidenceSources.controlId, controlId),
+        ),
+      );
+    if ((held?.count ?? 0) >= AUTO_EVIDENCE_SOURCES_LIMIT) {
+      throw validationFailed('GOVERNANCE_AUTO_EVIDENCE_TOO_MANY', 'Too many automatic evidence sources', {
+        params: { limit: AUTO_EVIDENCE_SOURCES_LIMIT },
+      });
+    }
+    const created = await insertSource(tx, {
+      orgId,
+      periodId,
+      controlId,
+      kind: input.kind,
+      triggerId,
+      window: input.window,
+      threshold: measuresShare ? input.threshold : null,
+      createdBy: actor.access.user.id,
+    });
+    await audit(tx, actor, 'governance.auto-evidence.added', 'evaluation-period', periodId, {
+      controlId,
+      ...input,
+    });
+    return created;
+  });
+  await evaluateSource(db, row);
+  const [json] = await sourcesJson(db, [row]);
+  return json!;
+}
+
+async function sourceOfPeriod(tx: Db, orgId: string, periodId: string, sourceId: string) {
+  const [row] = await tx
+    .select()
+    .from(governanceEvidenceSources)
+    .where(
+      and(
+        eq(governanceEvidenceSources.orgId, orgId),
+        eq(governanceEvidenceSources.periodId, periodId),
+        eq(governanceEvidenceSources.id, sourceId),
+      ),
+    );
+  if (!row) throw sourceNotFound();
+  return row;
+}
+
+/** Removes a source and its history from a period in progress. */
+export async function removeAutoEvidence(db: Db, actor: Actor, periodId: string, sourceId: string) {
+  await changePeriod(db, actor, periodId, async (tx) => {
+    const row = await sourceOfPeriod(tx, actor.access.org.id, periodId, sourceId);
+    await tx.delete(governanceEvidenceSources).where(eq(governanceEvidenceSources.id, row.id));
+    await audit(tx, actor, 'governance.auto-evidence.removed', 'evaluation-period', periodId, {
+      controlId: row.controlId,
+      kind: row.kind,
+    });
+  });
+}
+
+/** Evaluates a source now ("Evaluate now"), while its period is in progress. */
+export async function evaluateAutoEvidence(db: Db, actor: Actor, periodId: string, sourceId: string) {
+  const row = await changePeriod(db, actor, periodId, (tx) =>
+    sourceOfPeriod(tx, actor.access.org.id, periodId, sourceId),
+  );
+  await evaluateSource(db, row);
+  const [json] = await sourcesJson(db, [row]);
+  return json!;
+}
+
+/** Evaluates every source of the periods in progress; the daily job. */
+export async function evaluateAllAutoEvidence(db: Db, now = new Date()) {
+  const rows = await db
+    .select({ source: governanceEvidenceSources })
+    .from(governanceEvidenceSources)
+    .innerJoin(governancePeriods, eq(governancePeriods.id, governanceEvidenceSources.periodId))
+    .where(eq(governancePeriods.state, 'IN_PROGRESS'));
+  for (const { source } of rows) await evaluateSource(db, source, now);
+  return rows.length;
+}
+
+/** Daily evaluation of the automatic evidence of periods in progress. */
+export function defineAutoEvidenceJobs(jobs: JobRunner, db: Db) {
+  jobs.define({
+    name: 'governance.auto-evidence',
+    cron: '41 4 * * *',
+    handler: async () => void (await evaluateAllAutoEvidence(db)),
+  });
+}
