@@ -35,3 +35,4 @@ export * from './home';
 export * from './integrations';
 export * from './risk';
 export * from './risk-inventory';
+export * from './risk-assessments';
