@@ -35,6 +35,7 @@ export const CHART_FAMILIES = [
   'CONTROLS',
   'INVENTORIES',
   'INVENTORY_CONTEXTUAL_SCORING',
+  'ASSESSMENTS',
 ] as const;
 export type ChartFamily = (typeof CHART_FAMILIES)[number];
 
@@ -57,6 +58,7 @@ export const CHART_FAMILY_TYPES: Record<ChartFamily, readonly ChartType[]> = {
   CONTROLS: ['bar', 'pie', 'table', 'badge'],
   INVENTORIES: ['bar', 'pie', 'table', 'badge'],
   INVENTORY_CONTEXTUAL_SCORING: ['table'],
+  ASSESSMENTS: ['bar', 'pie', 'table', 'badge'],
 };
 
 /** Families of alert records, drawn for the security or the fraud domain. */

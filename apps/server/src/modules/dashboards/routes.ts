@@ -66,7 +66,8 @@ const CHART_RULES =
   'DISMISSED_TRIGGER_ACTIVITY bar/pie/table, ESCALATIONS and INCIDENT_TRENDS line/area/bar/table, ' +
   'INCIDENT_LIST and TASK_LIST table, INCIDENT_/TASK_STATE_COUNTS and INCIDENT_/TASK_OWNER_COUNTS ' +
   'bar/pie/table/badge, INVENTORIES (items per kind) bar/pie/table/badge, INVENTORY_CONTEXTUAL_SCORING (items ' +
-  'with their derived scores and linked risks, highest inherent risk first; 1 to 1000 rows) table); SAVED_QUERIES needs queries the organisation sees ' +
+  'with their derived scores and linked risks, highest inherent risk first; 1 to 1000 rows) table, ASSESSMENTS ' +
+  '(assessments per state) bar/pie/table/badge); SAVED_QUERIES needs queries the organisation sees ' +
   '(CHART_QUERIES_REQUIRED, CHART_QUERY_MISSING): one aggregate query or up to 5 non-aggregate ones ' +
   '(CHART_ONE_AGGREGATE_QUERY, CHART_TOO_MANY_QUERIES), badge, events table and map exactly one non-aggregate ' +
   'query (CHART_NEEDS_ONE_NON_AGGREGATE_QUERY); terms draw as bar/pie/table, date histograms as ' +

@@ -46,6 +46,7 @@ import {
   type TicketScope,
 } from '../tickets/summaries';
 import { inventoryCountsByKind, inventoryScoring } from '../risk/inventory';
+import { assessmentCountsByState } from '../risk/assessments';
 
 /**
  * The data-source registry of charts (spec 3 "Dashboard data source families"). Each family says
@@ -678,4 +679,5 @@ export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   CONTROLS: registerCounts('Controls', controlCountsByOverallScore),
   INVENTORIES: inventories,
   INVENTORY_CONTEXTUAL_SCORING: inventoryContextualScoring,
+  ASSESSMENTS: registerCounts('Assessments', assessmentCountsByState),
 };
