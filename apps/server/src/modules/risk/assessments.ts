@@ -40,7 +40,7 @@ export const assessmentNotFound = () =>
 // Covered items
 
 /** The register items of an assessment's kind among `ids`, with their scores, in public-id order. */
-async function coveredItems(db: Db, orgId: string, kind: AssessmentKind, ids: string[]) {
+export async function coveredItems(db: Db, orgId: string, kind: AssessmentKind, ids: string[]) {
   if (ids.length === 0) return [];
   const table = kind === 'RISK' ? risks : riskInventoryItems;
   const rows = await db
