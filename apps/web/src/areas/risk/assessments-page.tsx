@@ -283,13 +283,21 @@ function AssessmentForm({
   const coverable = useCoverable(orgId, kind);
   const refresh = () => queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
 
+  // The assessment as last saved: completing saves first, so a refused completion leaves it saved.
+  const [current, setCurrent] = useState(assessment);
   const body = { name: name.trim(), executiveSummary, itemIds, inherentRisk, residualRisk };
-  const saveDraft = () =>
-    apiFetch(assessment ? assessmentPath(orgId, assessment.publicId) : `${orgPath(orgId)}/risk-assessment`, {
-      method: assessment ? 'PATCH' : 'POST',
-      body: assessment ? { ...body, version: assessment.version } : { ...body, kind },
-      schema: assessmentDetailSchema,
-    });
+  const saveDraft = async () => {
+    const saved = await apiFetch(
+      current ? assessmentPath(orgId, current.publicId) : `${orgPath(orgId)}/risk-assessment`,
+      {
+        method: current ? 'PATCH' : 'POST',
+        body: current ? { ...body, version: current.version } : { ...body, kind },
+        schema: assessmentDetailSchema,
+      },
+    );
+    setCurrent(saved);
+    return saved;
+  };
   const save = useMutation({
     mutationFn: saveDraft,
     onSuccess: async (saved) => {
@@ -338,7 +346,7 @@ function AssessmentForm({
     value: RiskLevel | null,
     set: (level: RiskLevel | null) => void,
   ) => {
-    const recommended = assessment?.[score].recommended ?? null;
+    const recommended = current?.[score].recommended ?? null;
     return (
       <Select
         label={t(`risk.assessment.aggregate.${score}`)}
@@ -359,13 +367,13 @@ function AssessmentForm({
   };
   return (
     <Stack gap="md">
-      {assessment && (
+      {current && (
         <Group justify="space-between">
-          <StateBadge state={assessment.state} />
-          <PdfButton orgId={orgId} assessment={assessment} />
+          <StateBadge state={current.state} />
+          <PdfButton orgId={orgId} assessment={current} />
         </Group>
       )}
-      {!assessment && (
+      {!current && (
         <SegmentedControl
           aria-label={t('risk.assessment.kind')}
           data={ASSESSMENT_KINDS.map((value) => ({ value, label: t(`risk.assessment.kinds.${value}`) }))}
@@ -388,7 +396,7 @@ function AssessmentForm({
         label={t(kind === 'RISK' ? 'risk.assessment.coveredRisks' : 'risk.assessment.coveredInventory')}
         data={[
           ...coverable,
-          ...(assessment?.items ?? [])
+          ...(current?.items ?? [])
             .filter((item) => !coverable.some((option) => option.value === item.id))
             .map((item) => ({ value: item.id, label: `${item.publicId} ${item.name}` })),
         ]}

@@ -382,6 +382,45 @@ describe('the assessments', { timeout: SLOW }, () => {
     expect(requestBody(complete[1])).toEqual({ version: 3 });
   });
 
+  it('keep a new assessment saved when its completion is refused, and save it again on the next try', async () => {
+    const fetchMock = stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`POST ${base}/risk-assessment`]: { status: 201, body: assessment({ state: 'DRAFT', version: 1 }) },
+      [`PATCH ${base}/risk-assessment/A-0001`]: { body: assessment({ version: 2 }) },
+      [`POST ${base}/risk-assessment/A-0001/complete`]: {
+        status: 400,
+        body: {
+          ...apiError('RISK_ASSESSMENT_SCORE_REQUIRED'),
+          field: 'residualRisk',
+          params: { 0: 'residual risk' },
+        },
+      },
+    });
+    const { user } = renderApp(`/risk/assessments?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'New assessment' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Annual risk assessment');
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      await user.click(within(dialog).getByRole('button', { name: 'Complete' }));
+      const confirm = await screen.findByRole('dialog', { name: 'Complete the assessment?' });
+      await user.click(within(confirm).getByRole('button', { name: 'Complete' }));
+      expect(
+        await within(dialog).findAllByText(
+          'Set the aggregate residual risk score before completing the assessment.',
+        ),
+      ).toHaveLength(2);
+    }
+    const methods = fetchMock.mock.calls
+      .filter(([url, init]) => String(url).startsWith(`${base}/risk-assessment`) && init?.method !== 'GET')
+      .map(([url, init]) => `${init?.method} ${String(url).replace(base, '')}`);
+    expect(methods).toEqual([
+      'POST /risk-assessment',
+      'POST /risk-assessment/A-0001/complete',
+      'PATCH /risk-assessment/A-0001',
+      'POST /risk-assessment/A-0001/complete',
+    ]);
+  });
+
   it('show a completed assessment read-only with its PDF', async () => {
     stubApi({
       ...withRisk(['RISK_INFORMATION_SECURITY']),
