@@ -16,7 +16,7 @@ import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 
 import * as echarts from 'echarts/core';
 import { LegacyGridContainLabel } from 'echarts/features';
 import { SVGRenderer } from 'echarts/renderers';
-import { alpha2ToNumeric } from 'i18n-iso-countries';
+import countries from 'i18n-iso-countries';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { Cell, PdfBuilder } from '../../platform/pdf/document';
@@ -69,7 +69,7 @@ export function mapSvg(data: ChartData): string {
   registerWorld();
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, ...FIGURE });
   try {
-    chart.setOption(mapChartOption({ data, dark: false, numericOf: alpha2ToNumeric }).option);
+    chart.setOption(mapChartOption({ data, dark: false, numericOf: countries.alpha2ToNumeric }).option);
     return chart.renderToSVGString();
   } finally {
     chart.dispose();
