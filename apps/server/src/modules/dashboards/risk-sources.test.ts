@@ -68,16 +68,14 @@ beforeAll(async () => {
   await control('COMPLETE');
   const assessment = (state: string, org = orgId) => {
     number += 1;
-    return db
-      .insert(riskAssessments)
-      .values({
-        orgId: org,
-        number,
-        publicId: `A-${number}`,
-        kind: 'RISK',
-        name: `Assessment ${number}`,
-        state,
-      });
+    return db.insert(riskAssessments).values({
+      orgId: org,
+      number,
+      publicId: `A-${number}`,
+      kind: 'RISK',
+      name: `Assessment ${number}`,
+      state,
+    });
   };
   await assessment('DRAFT');
   await assessment('COMPLETED');

@@ -408,16 +408,15 @@ export const riskAssessments = pgTable(
       .default(sql`'{}'`),
     inherentRisk: text(),
     residualRisk: text(),
-    completedItems:
-      jsonb().$type<
-        {
-          id: string;
-          publicId: string;
-          name: string;
-          inherentRisk: string | null;
-          residualRisk: string | null;
-        }[]
-      >(),
+    completedItems: jsonb().$type<
+      {
+        id: string;
+        publicId: string;
+        name: string;
+        inherentRisk: string | null;
+        residualRisk: string | null;
+      }[]
+    >(),
     completedOn: timestamp({ withTimezone: true }),
     completedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
     version: integer().notNull().default(1),
