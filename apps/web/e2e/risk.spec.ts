@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { baseUrl, signInThroughPage } from './support';
 
@@ -9,9 +10,9 @@ test('a risk officer scores a new risk from two linked controls and a system, ov
   await signInThroughPage(page, 'compliance@firstharbor.example');
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto(`${baseUrl()}/risk`);
-  // First Harbor holds risk products: /risk leads to the assessments, which say they are not built yet.
+  // First Harbor holds risk products: /risk leads to the assessments, with the demo's two.
   await expect(page).toHaveURL(/\/risk\/assessments/);
-  await expect(page.getByText('Not available yet', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'A-0001' })).toBeVisible();
 
   await page.getByRole('link', { name: 'Risk register' }).click();
   await expect(page.getByRole('link', { name: 'R-0001' })).toBeVisible();
@@ -78,4 +79,56 @@ test('a risk officer scores a new risk from two linked controls and a system, ov
   await expect(page.getByText('Early', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Mark as reviewed' })).toBeDisabled();
   await expect(page.getByRole('cell', { name: 'REVIEW', exact: true })).toBeVisible();
+});
+
+test('a risk officer completes an assessment once its summary is written, then exports it as PDF', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const name = `Quarterly risk review ${Date.now().toString(36)}`;
+  await signInThroughPage(page, 'compliance@firstharbor.example');
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto(`${baseUrl()}/risk/assessments`);
+  await page.getByRole('button', { name: 'New assessment' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New assessment' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+  await dialog.getByRole('combobox', { name: 'Risks assessed' }).click();
+  await page.getByRole('option', { name: /R-0001/ }).click();
+  await page.getByRole('option', { name: /R-0002/ }).click();
+  await dialog.getByRole('textbox', { name: 'Name' }).click();
+
+  // Completing without the executive summary is refused at the field; the assessment stays saved.
+  await dialog.getByRole('button', { name: 'Complete' }).click();
+  await page
+    .getByRole('dialog', { name: 'Complete the assessment?' })
+    .getByRole('button', { name: 'Complete' })
+    .click();
+  const refusal = 'Write the executive summary before completing the assessment.';
+  await expect(dialog.getByRole('alert').filter({ hasText: refusal })).toBeVisible();
+  // Saved, it shows the aggregates recommended from the two risks' scores.
+  await expect(dialog.getByText(/^Recommended: /).first()).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Executive summary' }).fill('Both risks are within appetite.');
+  await dialog.getByRole('button', { name: 'Complete' }).click();
+  await page
+    .getByRole('dialog', { name: 'Complete the assessment?' })
+    .getByRole('button', { name: 'Complete' })
+    .click();
+  await expect(page.getByText(/Assessment A-\d{4} completed and published/)).toBeVisible();
+
+  // Completed: published read-only, with its PDF.
+  const row = page.getByRole('row').filter({ hasText: name });
+  await expect(row.getByText('Completed', { exact: true })).toBeVisible();
+  await row.getByRole('button').click();
+  const completed = page.getByRole('dialog');
+  await expect(
+    completed.getByText('This assessment is completed and published: it is read-only.'),
+  ).toBeVisible();
+  await expect(completed.getByText('Both risks are within appetite.')).toBeVisible();
+  await expect(completed.getByRole('textbox')).toHaveCount(0);
+  const downloading = page.waitForEvent('download');
+  await completed.getByRole('button', { name: 'Download PDF' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^A-\d{4}\.pdf$/);
+  const pdf = await readFile((await download.path())!);
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
 });

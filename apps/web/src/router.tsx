@@ -449,11 +449,14 @@ const riskRoute = createRoute({
     const userOrgs = await args.context.queryClient.ensureQueryData(userOrgsQuery);
     const skus = userOrgs.orgs.find((org) => org.id === access.orgId)?.productSkus ?? [];
     if (hasSkuGate(skus, 'risk')) {
-      throw redirect({ to: '/risk/$', params: { _splat: 'assessments' }, replace: true });
+      throw redirect({ to: '/risk/assessments', replace: true });
     }
     throw redirect({ to: '/risk/risks/library', replace: true });
   },
 }).lazy(() => import('./areas/risk/unavailable.lazy').then((m) => m.riskRoute));
+const riskAssessmentsRoute = orgRoute('/risk/assessments').lazy(() =>
+  import('./areas/risk/risk.lazy').then((m) => m.riskAssessmentsRoute),
+);
 const riskRegisterRoute = orgRoute('/risk/risks/register').lazy(() =>
   import('./areas/risk/risk.lazy').then((m) => m.riskRegisterRoute),
 );
@@ -609,6 +612,7 @@ const routeTree = rootRoute.addChildren([
   taskScheduleRoute,
   libraryTaskSchedulesRoute,
   riskRoute,
+  riskAssessmentsRoute,
   riskRegisterRoute,
   riskLibraryRoute,
   registerRiskRoute,

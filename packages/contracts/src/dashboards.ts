@@ -40,6 +40,7 @@ export const CHART_FAMILIES = [
   'FRAMEWORKS',
   'CAT_SUMMARY',
   'CAT_RISK_PROFILE',
+  'ASSESSMENTS',
 ] as const;
 export type ChartFamily = (typeof CHART_FAMILIES)[number];
 
@@ -67,6 +68,7 @@ export const CHART_FAMILY_TYPES: Record<ChartFamily, readonly ChartType[]> = {
   FRAMEWORKS: ['bar', 'table'],
   CAT_SUMMARY: ['bar', 'table'],
   CAT_RISK_PROFILE: ['bar', 'pie', 'table'],
+  ASSESSMENTS: ['bar', 'pie', 'table', 'badge'],
 };
 
 /** Families of alert records, drawn for the security or the fraud domain. */

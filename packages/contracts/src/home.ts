@@ -25,6 +25,8 @@ export const READINESS_INCIDENT_DEFAULT_DAYS = 30;
 export const READINESS_TASK_DEFAULT_DAYS = 7;
 /** Share (percent) of alerts, incidents or tasks that must be handled in time for the check to be met. */
 export const READINESS_ON_TIME_PERCENT = 90;
+/** A risk assessment counts when it was completed within the last 12 months. */
+export const READINESS_ASSESSMENT_MONTHS = 12;
 
 export const READINESS_CHECKS = [
   'FRAUD_PRODUCT',
@@ -37,6 +39,8 @@ export const READINESS_CHECKS = [
   'INCIDENTS_CLOSED_IN_TIME',
   'TASK_SCHEDULES_ACTIVE',
   'SCHEDULED_TASKS_ON_TIME',
+  'RISK_ASSESSMENT_COMPLETED',
+  'RISK_REVIEWS_NOT_LATE',
 ] as const;
 export type ReadinessCheckId = (typeof READINESS_CHECKS)[number];
 
@@ -54,12 +58,12 @@ export type ReadinessCheck = z.infer<typeof readinessCheckSchema>;
 
 export const readinessCategorySchema = z.object({
   category: z.enum(READINESS_CATEGORIES),
-  /** False while the area the category is measured from has no data to judge (Risk Assessment today). */
+  /** False while the area the category is measured from has no data to judge. */
   measured: z.boolean(),
   /** Percent of its checks met, rounded; null when not measured. */
   score: z.number().nullable(),
   checks: z.array(readinessCheckSchema),
-  /** Where the category's work is done (for a category not measured yet, where it will be). */
+  /** Where the category's work is done. */
   path: z.string(),
 });
 export type ReadinessCategoryResult = z.infer<typeof readinessCategorySchema>;

@@ -36,3 +36,4 @@ export * from './home';
 export * from './integrations';
 export * from './risk';
 export * from './risk-inventory';
+export * from './risk-assessments';

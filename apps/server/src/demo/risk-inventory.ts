@@ -194,6 +194,7 @@ async function addItems(
   refs?: { vendorIds: string[]; assetTypeIds: string[]; ownerId: string; adminId: string; riskIds: string[] },
 ) {
   const library = 'library' in scope;
+  const ids: string[] = [];
   for (const item of items) {
     const answers = answersOf(item);
     const number = await nextNumber(tx, scope, 'system');
@@ -233,7 +234,9 @@ async function addItems(
         await tx.insert(riskSystemLinks).values({ riskId: refs.riskIds[position]!, itemId: row!.id });
       }
     }
+    ids.push(row!.id);
   }
+  return ids;
 }
 
 /**
@@ -248,7 +251,7 @@ export async function seedInventoryDemo(
   lists: { vendorIds: string[]; assetTypeIds: string[]; riskIds: string[] },
 ) {
   await addItems(tx, { library: true }, LIBRARY_ITEMS, providerAdminId);
-  await addItems(tx, { orgId: harbor.orgId }, ITEMS, harbor.adminId, {
+  return addItems(tx, { orgId: harbor.orgId }, ITEMS, harbor.adminId, {
     ...lists,
     ownerId: harbor.analystId,
     adminId: harbor.adminId,

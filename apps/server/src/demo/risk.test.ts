@@ -10,6 +10,7 @@ import {
   riskControls,
   riskInventoryItems,
   riskLinks,
+  riskAssessments,
   riskListItems,
   risks,
   riskSystemLinks,
@@ -75,6 +76,24 @@ describe('risk demo data', () => {
     expect(
       rows.map((row) => reviewStatus(row.nextReview, today, row.every, row.unit as ReviewUnit)).sort(),
     ).toEqual(['ALMOST_DUE', 'EARLY', 'EARLY', 'LATE']);
+  });
+
+  it('has a completed risk assessment and an inventory assessment saved as a draft', async () => {
+    const assessments = await database.db
+      .select()
+      .from(riskAssessments)
+      .where(eq(riskAssessments.orgId, orgId))
+      .orderBy(riskAssessments.number);
+    expect(assessments.map((row) => [row.publicId, row.kind, row.state])).toEqual([
+      ['A-0001', 'RISK', 'COMPLETED'],
+      ['A-0002', 'INVENTORY', 'SAVED'],
+    ]);
+    const [completed, draft] = assessments;
+    expect(completed!.executiveSummary).not.toBe('');
+    expect(completed!.inherentRisk).not.toBeNull();
+    expect(completed!.residualRisk).not.toBeNull();
+    expect(completed!.completedItems).toHaveLength(8);
+    expect(draft!.itemIds).toHaveLength(6);
   });
 
   it('fills a small library', async () => {

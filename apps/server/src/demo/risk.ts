@@ -22,6 +22,7 @@ import {
   type Scope,
 } from '../modules/risk/repo';
 import { reviewSchedules } from '../modules/risk/tables';
+import { seedAssessmentDemo } from './risk-assessments';
 import { seedInventoryDemo } from './risk-inventory';
 
 const IS: RiskModule = 'INFORMATION_SECURITY';
@@ -748,8 +749,8 @@ async function addRisks(
 /**
  * The provider's risk library and First Harbor's register: 30 risks across the three modules (some
  * copied from the library, some exceptions, two inactive, one residual risk overridden with its
- * reason), 20 controls linked to them, review schedules in each status, the bank's custom lists, and
- * its inventory of systems and vendors.
+ * reason), 20 controls linked to them, review schedules in each status, the bank's custom lists, its
+ * inventory of systems and vendors, and two assessments (one completed).
  */
 export async function seedRiskDemo(
   db: Db,
@@ -811,7 +812,11 @@ export async function seedRiskDemo(
     await replaceRelated(tx, riskIds[0]!, [riskIds[2]!, riskIds[20]!]);
     await replaceRelated(tx, riskIds[1]!, [riskIds[8]!]);
     await replaceRelated(tx, riskIds[13]!, [riskIds[15]!]);
-    await seedInventoryDemo(tx, harbor, providerAdminId, { vendorIds, assetTypeIds, riskIds });
+    const inventoryIds = await seedInventoryDemo(tx, harbor, providerAdminId, {
+      vendorIds,
+      assetTypeIds,
+      riskIds,
+    });
 
     // Review schedules in each status: a key risk reviewed yearly and not due for months, a vendor
     // risk almost due, a patching risk late, and a control reviewed quarterly.
@@ -830,5 +835,6 @@ export async function seedRiskDemo(
     for (const schedule of schedules) {
       await tx.insert(reviewSchedules).values({ orgId, watcherIds: [adminId, analystId], ...schedule });
     }
+    await seedAssessmentDemo(tx, harbor, { riskIds, inventoryIds }, now);
   });
 }

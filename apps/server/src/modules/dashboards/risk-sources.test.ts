@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { insertControl, insertRisk } from '../risk/repo';
+import { riskAssessments } from '../risk/tables';
 
-/** The risk register families of charts: risks by residual risk, controls by overall score. */
+/**
+ * The risk register families of charts: risks by residual risk, controls by overall score, assessments
+ * by state.
+ */
 let ctx: TestContext;
 let orgId: string;
 let noRiskOrgId: string;
@@ -62,6 +66,21 @@ beforeAll(async () => {
   await control('STRONG');
   await control('COMPLETE');
   await control('COMPLETE');
+  const assessment = (state: string, org = orgId) => {
+    number += 1;
+    return db.insert(riskAssessments).values({
+      orgId: org,
+      number,
+      publicId: `A-${number}`,
+      kind: 'RISK',
+      name: `Assessment ${number}`,
+      state,
+    });
+  };
+  await assessment('DRAFT');
+  await assessment('COMPLETED');
+  await assessment('COMPLETED');
+  await assessment('COMPLETED', noRiskOrgId);
 });
 afterAll(() => ctx.close());
 
@@ -90,6 +109,13 @@ describe('risk register families', () => {
       'Not scored',
     ]);
     expect(data.series[0].values).toEqual([0, 0, 0, 1, 2, 0]);
+  });
+
+  it("count the organisation's assessments per state", async () => {
+    const data = (await drawn('ASSESSMENTS', 'bar')).json();
+    expect(data.categories).toEqual(['Draft', 'Saved as draft', 'Completed']);
+    expect(data.series[0].values).toEqual([1, 0, 2]);
+    expect((await drawn('ASSESSMENTS', 'badge')).json().value).toBe(3);
   });
 
   it('need RISK_VIEW and a risk product', async () => {

@@ -70,7 +70,8 @@ const CHART_RULES =
   'bar/pie/table/badge, INVENTORY_CONTEXTUAL_SCORING (items with their derived scores and linked risks, ' +
   'highest inherent risk first; 1 to 1000 rows) table, FRAMEWORKS (controls per answer, one category per ' +
   'framework) bar/table, CAT_SUMMARY (per FFIEC CAT domain: maturity assessed, statements implemented) ' +
-  'bar/table, CAT_RISK_PROFILE (the inherent risk level of each category) bar/pie/table); SAVED_QUERIES ' +
+  'bar/table, CAT_RISK_PROFILE (the inherent risk level of each category) bar/pie/table, ASSESSMENTS ' +
+  '(assessments per state) bar/pie/table/badge); SAVED_QUERIES ' +
   'needs queries the organisation sees ' +
   '(CHART_QUERIES_REQUIRED, CHART_QUERY_MISSING): one aggregate query or up to 5 non-aggregate ones ' +
   '(CHART_ONE_AGGREGATE_QUERY, CHART_TOO_MANY_QUERIES), badge, events table and map exactly one non-aggregate ' +

@@ -49,6 +49,7 @@ import {
 } from '../tickets/summaries';
 import { inventoryCountsByKind, inventoryScoring } from '../risk/inventory';
 import { catRiskProfile, catSummary, frameworkStatus, NOT_ASSESSED } from '../governance/summaries';
+import { assessmentCountsByState } from '../risk/assessments';
 
 /**
  * The data-source registry of charts (spec 3 "Dashboard data source families"). Each family says
@@ -761,4 +762,5 @@ export const CHART_SOURCES: Record<ChartFamily, ChartSource> = {
   FRAMEWORKS: frameworks,
   CAT_SUMMARY: catSummaryChart,
   CAT_RISK_PROFILE: catRiskProfileChart,
+  ASSESSMENTS: registerCounts('Assessments', assessmentCountsByState),
 };

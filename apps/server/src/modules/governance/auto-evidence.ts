@@ -15,7 +15,7 @@ import { AppError, validationFailed } from '../../platform/errors';
 import type { JobRunner } from '../../platform/jobs';
 import { ownedAssetShare } from '../assets/repo';
 import { findOrg } from '../orgs/repo';
-import { lateReviewCount } from '../risk/reviews';
+import { reviewSchedulesNotLate } from '../risk/reviews';
 import { ticketsDoneInTime } from '../tickets/summaries';
 import { findTriggerView } from '../triggers/repo';
 import { triggerRunsSince } from '../triggers/summaries';
@@ -97,11 +97,12 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
   }
   if (kind === 'REVIEWS_DONE') {
     const org = await findOrg(db, source.orgId);
-    const { total, late } = await lateReviewCount(
+    const { total, onTime } = await reviewSchedulesNotLate(
       db,
       source.orgId,
       todayIn(org?.settings.emailTimezone ?? DEFAULT_ORG_SETTINGS.emailTimezone, now),
     );
+    const late = total - onTime;
     const figures = { schedules: total, late };
     if (total === 0) return { state: 'UNKNOWN', reason: 'No review schedule is set.', figures };
     if (late > 0) return { state: 'FAILING', reason: `${late} of ${total} reviews are late.`, figures };

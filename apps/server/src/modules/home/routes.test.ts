@@ -4,6 +4,7 @@ import { createTestApp, orgRequest, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import type { Db } from '../../db/client';
 import { alerts, alertStateChanges } from '../alerts/tables';
+import { reviewSchedules, riskAssessments, risks } from '../risk/tables';
 import { taskScheduleRuns, taskSchedules } from '../schedules/tables';
 import { threatSources, threatSourceSubscriptions } from '../threat/tables';
 import { insertTicket } from '../tickets/repo';
@@ -12,7 +13,7 @@ import { triggers } from '../triggers/tables';
 
 /**
  * GET /home/readiness: every check met in one organisation and not met in another, from the records
- * each has; Risk Assessment not measured; the readiness flags.
+ * each has; the readiness flags.
  */
 let ctx: TestContext;
 let ready: { orgId: string; user: SeededUser };
@@ -123,6 +124,35 @@ async function scheduledTask(
     .values({ scheduleId, scheduledFor: ago(dueAgo + DAY), ranAt: ago(dueAgo + DAY), ticketId: task.id });
 }
 
+/** A risk assessment completed `completedAgo` ago, and a risk whose review falls due in `dueIn` days. */
+async function seedRiskProgramme(db: Db, orgId: string, completedAgo: number, dueIn: number) {
+  await db.insert(riskAssessments).values({
+    orgId,
+    number: 1,
+    publicId: 'A-0001',
+    kind: 'RISK',
+    name: 'Annual assessment',
+    state: 'COMPLETED',
+    completedOn: ago(completedAgo),
+  });
+  // Saved but never completed: does not count.
+  await db
+    .insert(riskAssessments)
+    .values({ orgId, number: 2, publicId: 'A-0002', kind: 'RISK', name: 'Next', state: 'SAVED' });
+  const [risk] = await db
+    .insert(risks)
+    .values({ orgId, number: 1, publicId: 'R-0001', name: 'Phishing', modules: ['INFORMATION_SECURITY'] })
+    .returning();
+  await db.insert(reviewSchedules).values({
+    orgId,
+    riskId: risk!.id,
+    every: 1,
+    unit: 'year',
+    nextReview: new Date(now + dueIn * DAY).toISOString().slice(0, 10),
+    watcherIds: [],
+  });
+}
+
 beforeAll(async () => {
   ctx = await createTestApp();
   const db = ctx.database.db;
@@ -153,6 +183,7 @@ beforeAll(async () => {
   await scheduledTask(db, readyOrg.id, readySchedule.id, 11 * DAY, 12 * DAY);
   // A task no schedule made, left open: not part of the governance check.
   await seedTicket(db, readyOrg.id, 'task', 2 * DAY, null);
+  await seedRiskProgramme(db, readyOrg.id, 30 * DAY, 10);
 
   // Nothing in place, or nothing in time: no fraud product, paused triggers, a disabled own source,
   // unsubscribed provider sources, alerts left New or worked late, tickets late or still open.
@@ -173,6 +204,8 @@ beforeAll(async () => {
   await seedTicket(db, unreadyOrg.id, 'incident', 3 * DAY, null);
   const paused = await seedSchedule(db, unreadyOrg.id, 'PAUSED');
   await scheduledTask(db, unreadyOrg.id, paused.id, 4 * DAY, null);
+  // Completed 13 months ago, and its review ten days late.
+  await seedRiskProgramme(db, unreadyOrg.id, 400 * DAY, -10);
   // Outside the 90-day window: ignored.
   await seedAlert(db, unreadyOrg.id, 'fraud', 100 * DAY, 2 * HOUR);
 });
@@ -208,14 +241,15 @@ describe('cyber risk readiness', () => {
       INCIDENTS_CLOSED_IN_TIME: { met: true, value: 1, total: 1 },
       TASK_SCHEDULES_ACTIVE: { met: true, value: 1, total: null },
       SCHEDULED_TASKS_ON_TIME: { met: true, value: 2, total: 2 },
+      RISK_ASSESSMENT_COMPLETED: { met: true, value: 1, total: null },
+      RISK_REVIEWS_NOT_LATE: { met: true, value: 1, total: 1 },
     });
     expect(readiness.categories.map((category) => [category.category, category.score])).toEqual([
       ['FRAUD_PREVENTION', 100],
       ['THREAT_SURVEILLANCE', 100],
       ['GOVERNANCE_PROGRAM', 100],
-      ['RISK_ASSESSMENT', null],
+      ['RISK_ASSESSMENT', 100],
     ]);
-    // The mean of the measured categories only.
     expect(readiness.score).toBe(100);
     expect(readiness.windowDays).toBe(90);
   });
@@ -233,6 +267,8 @@ describe('cyber risk readiness', () => {
       INCIDENTS_CLOSED_IN_TIME: { met: false, value: 0, total: 2 },
       TASK_SCHEDULES_ACTIVE: { met: false, value: 0, total: null },
       SCHEDULED_TASKS_ON_TIME: { met: false, value: 0, total: 1 },
+      RISK_ASSESSMENT_COMPLETED: { met: false, value: 0, total: null },
+      RISK_REVIEWS_NOT_LATE: { met: false, value: 0, total: 1 },
     });
     expect(readiness.score).toBe(0);
     const fraud = readiness.categories.find((category) => category.category === 'FRAUD_PREVENTION')!;
@@ -244,14 +280,13 @@ describe('cyber risk readiness', () => {
     ]);
   });
 
-  it('says Risk Assessment is not measured rather than scoring it', async () => {
-    const { categories } = await readinessOf(ready);
-    expect(categories.find((category) => category.category === 'RISK_ASSESSMENT')).toEqual({
-      category: 'RISK_ASSESSMENT',
-      measured: false,
-      score: null,
-      checks: [],
+  it('scores Risk Assessment from the risk area, with its fix pages', async () => {
+    const { categories } = await readinessOf(unready);
+    expect(categories.find((category) => category.category === 'RISK_ASSESSMENT')).toMatchObject({
+      measured: true,
+      score: 0,
       path: '/risk/assessments',
+      checks: [{ fixPath: '/risk/assessments' }, { fixPath: '/risk/risks/register' }],
     });
   });
 

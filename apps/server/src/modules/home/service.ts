@@ -3,10 +3,12 @@ import {
   onTimeMet,
   overallReadiness,
   READINESS_ALERT_SLA_HOURS,
+  READINESS_ASSESSMENT_MONTHS,
   READINESS_INCIDENT_DEFAULT_DAYS,
   READINESS_TASK_DEFAULT_DAYS,
   READINESS_WINDOW_DAYS,
   readinessScore,
+  todayIn,
   type Readiness,
   type ReadinessCategory,
   type ReadinessCategoryResult,
@@ -17,6 +19,8 @@ import type { Db } from '../../db/client';
 import type { AccessContext } from '../../platform/access';
 import { accessDenied } from '../../platform/errors';
 import { alertsWorkedInTime } from '../alerts/summaries';
+import { completedAssessmentCount } from '../risk/assessments';
+import { reviewSchedulesNotLate } from '../risk/reviews';
 import { activeScheduleCount, scheduledTasksDoneInTime } from '../schedules/summaries';
 import { sourcesInUseCount } from '../threat/summaries';
 import { ticketsDoneInTime } from '../tickets/summaries';
@@ -25,8 +29,7 @@ import { activeTriggerCount } from '../triggers/summaries';
 /**
  * The cyber risk readiness dashboard: one scoring function per category, each judging what the
  * organisation has in place through the owning areas' figures. A category scores the percent of its
- * checks met; the overall score is the mean of the measured categories. Risk Assessment is not
- * measured until the risk area records assessments: its function then returns checks like the others.
+ * checks met; the overall score is the mean of the measured categories.
  */
 
 interface Scope {
@@ -34,6 +37,9 @@ interface Scope {
   productSkus: readonly string[];
   /** Start of the window alerts and tickets are judged over. */
   since: Date;
+  now: Date;
+  /** Today (yyyy-mm-dd) in the organisation's time zone, for review dates. */
+  today: string;
 }
 
 const HOUR_MS = 3_600_000;
@@ -118,15 +124,21 @@ async function governanceProgram(db: Db, scope: Scope): Promise<ReadinessCategor
   ]);
 }
 
-/** Risk Assessment: not measured yet, as no area records risk assessments; no score is invented. */
-function riskAssessment(): Promise<ReadinessCategoryResult> {
-  return Promise.resolve({
-    category: 'RISK_ASSESSMENT',
-    measured: false,
-    score: null,
-    checks: [],
-    path: '/risk/assessments',
-  });
+/**
+ * Risk Assessment: a risk or inventory assessment completed within the last 12 months, and the review
+ * schedules of risks and controls not late.
+ */
+async function riskAssessment(db: Db, scope: Scope): Promise<ReadinessCategoryResult> {
+  const since = new Date(scope.now);
+  since.setUTCMonth(since.getUTCMonth() - READINESS_ASSESSMENT_MONTHS);
+  const [assessments, reviews] = await Promise.all([
+    completedAssessmentCount(db, scope.orgId, since),
+    reviewSchedulesNotLate(db, scope.orgId, scope.today),
+  ]);
+  return measured('RISK_ASSESSMENT', '/risk/assessments', [
+    present('RISK_ASSESSMENT_COMPLETED', assessments, '/risk/assessments'),
+    onTime('RISK_REVIEWS_NOT_LATE', reviews, '/risk/risks/register'),
+  ]);
 }
 
 const CATEGORY_SCORERS: Record<
@@ -151,6 +163,8 @@ export async function readiness(db: Db, access: AccessContext, now = new Date())
     orgId: access.org.id,
     productSkus: access.org.productSkus,
     since: new Date(now.getTime() - READINESS_WINDOW_DAYS * 24 * HOUR_MS),
+    now,
+    today: todayIn(access.org.settings.emailTimezone, now),
   };
   const categories = await Promise.all(
     Object.values(CATEGORY_SCORERS).map((scoreCategory) => scoreCategory(db, scope)),

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { escapeLike } from '../../db/like';
 import { tags } from '../metadata/tables';
 import { users } from '../users/tables';
-import type { riskInventoryItems } from './tables';
+import type { riskAssessments, riskInventoryItems } from './tables';
 import {
   controlEvidence,
   riskControlLinks,
@@ -51,7 +51,7 @@ export function scopeWhere(table: Registered, scope: Scope): SQL {
     : and(isNull(table.orgId), eq(table.library, true))!;
 }
 
-export function refWhere(table: Registered, ref: string): SQL {
+export function refWhere(table: Registered | typeof riskAssessments, ref: string): SQL {
   return UUID_TEXT.test(ref) ? eq(table.id, ref) : eq(table.publicId, ref.toUpperCase());
 }
 

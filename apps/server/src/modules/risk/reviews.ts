@@ -6,7 +6,7 @@ import {
   type ReviewScheduleInput,
   type ReviewUnit,
 } from '@vigil/contracts';
-import { and, count, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { mayHoldTickets } from '../tickets/service';
@@ -196,14 +196,17 @@ export async function markReviewed(db: Db, actor: Actor, target: ReviewTarget, r
   return toSchedule(db, row, on);
 }
 
-/** The organisation's review schedules (of risks and controls), and how many are late on `today`. */
-export async function lateReviewCount(db: Db, orgId: string, today: string) {
+/**
+ * The review schedules of an organisation's risks and controls, and how many are not late on `on`
+ * (yyyy-mm-dd): late once the next review has passed, as `reviewStatus` says.
+ */
+export async function reviewSchedulesNotLate(db: Db, orgId: string, on: string) {
   const [row] = await db
     .select({
-      total: count(),
-      late: sql<number>`count(*) FILTER (WHERE ${lt(reviewSchedules.nextReview, today)})::int`,
+      onTime: sql<number>`count(*) FILTER (WHERE ${reviewSchedules.nextReview} >= ${on})::int`,
+      total: sql<number>`count(*)::int`,
     })
     .from(reviewSchedules)
     .where(eq(reviewSchedules.orgId, orgId));
-  return { total: row?.total ?? 0, late: row?.late ?? 0 };
+  return { onTime: row?.onTime ?? 0, total: row?.total ?? 0 };
 }

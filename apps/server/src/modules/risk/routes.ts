@@ -42,6 +42,7 @@ import {
   updateControl,
 } from './controls';
 import { setRiskIncidents } from './incidents';
+import { assessmentRoutes } from './assessment-routes';
 import { inventoryRoutes } from './inventory-routes';
 import { addRiskListItem, listRiskListItems, removeRiskListItem } from './lists';
 import {
@@ -385,6 +386,7 @@ export const riskRoutes =
     );
 
     inventoryRoutes(app, db);
+    assessmentRoutes(app, db);
 
     // Controls ---------------------------------------------------------------------------------------
 

@@ -380,3 +380,52 @@ export const riskIncidentLinks = pgTable(
   },
   (table) => [primaryKey({ columns: [table.riskId, table.ticketId] }), index().on(table.ticketId)],
 );
+
+/**
+ * Risk assessments (spec 3): a risk or inventory assessment of chosen register items (`item_ids`:
+ * risks or inventory items of the organisation). `inherent_risk` and `residual_risk` are the user's
+ * overrides of the recommended aggregates; completing stores the aggregates it was completed with and
+ * the covered items' scores as they stood (`completed_items`), and the assessment is then read-only.
+ */
+export const riskAssessments = pgTable(
+  'risk_assessments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    number: integer().notNull(),
+    publicId: text().notNull(),
+    /** RISK or INVENTORY. */
+    kind: text().notNull(),
+    name: text().notNull(),
+    /** DRAFT, SAVED or COMPLETED. */
+    state: text().notNull().default('DRAFT'),
+    executiveSummary: text().notNull().default(''),
+    itemIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    inherentRisk: text(),
+    residualRisk: text(),
+    completedItems: jsonb().$type<
+      {
+        id: string;
+        publicId: string;
+        name: string;
+        inherentRisk: string | null;
+        residualRisk: string | null;
+      }[]
+    >(),
+    completedOn: timestamp({ withTimezone: true }),
+    completedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    version: integer().notNull().default(1),
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('risk_assessments_org_public_id').on(table.orgId, table.publicId),
+    index('risk_assessments_org_state').on(table.orgId, table.state),
+  ],
+);

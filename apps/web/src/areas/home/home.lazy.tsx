@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createLazyRoute } from '@tanstack/react-router';
 import {
   READINESS_ALERT_SLA_HOURS,
+  READINESS_ASSESSMENT_MONTHS,
   READINESS_INCIDENT_DEFAULT_DAYS,
   READINESS_ON_TIME_PERCENT,
   READINESS_TASK_DEFAULT_DAYS,
@@ -122,7 +123,10 @@ function CategoryCard({ category }: { category: ReadinessCategoryResult }) {
         <Table>
           <Table.Tbody>
             {category.checks.map((check) => {
-              const label = t(`home.checks.${check.id}`, { hours: READINESS_ALERT_SLA_HOURS });
+              const label = t(`home.checks.${check.id}`, {
+                hours: READINESS_ALERT_SLA_HOURS,
+                months: READINESS_ASSESSMENT_MONTHS,
+              });
               return (
                 <Table.Tr key={check.id}>
                   <Table.Td w={28}>
@@ -187,7 +191,7 @@ function Scoring() {
         <List.Item>
           {t('home.scoring.share', { percent: READINESS_ON_TIME_PERCENT, window: READINESS_WINDOW_DAYS })}
         </List.Item>
-        <List.Item>{t('home.scoring.risk')}</List.Item>
+        <List.Item>{t('home.scoring.risk', { months: READINESS_ASSESSMENT_MONTHS })}</List.Item>
       </List>
     </Card>
   );

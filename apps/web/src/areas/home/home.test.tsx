@@ -46,7 +46,16 @@ const readiness: Readiness = {
         { id: 'SCHEDULED_TASKS_ON_TIME', met: false, value: 4, total: 6, fixPath: '/governance/tasks' },
       ],
     },
-    { category: 'RISK_ASSESSMENT', measured: false, score: null, checks: [], path: '/risk/assessments' },
+    {
+      category: 'RISK_ASSESSMENT',
+      measured: true,
+      score: 50,
+      path: '/risk/assessments',
+      checks: [
+        { id: 'RISK_ASSESSMENT_COMPLETED', met: true, value: 1, total: null, fixPath: '/risk/assessments' },
+        { id: 'RISK_REVIEWS_NOT_LATE', met: false, value: 3, total: 4, fixPath: '/risk/risks/register' },
+      ],
+    },
   ],
 };
 
@@ -99,8 +108,12 @@ describe('cyber risk readiness', () => {
     ).toBeInTheDocument();
 
     const risk = screen.getByRole('region', { name: 'Risk Assessment' });
-    expect(within(risk).getByRole('img', { name: 'Risk Assessment: Not measured' })).toBeInTheDocument();
-    expect(within(risk).getByText(/No risk assessments are recorded yet/)).toBeInTheDocument();
+    expect(
+      within(risk).getByRole('row', { name: /Risk assessments completed in the last 12 months/ }),
+    ).toBeInTheDocument();
+    expect(
+      within(risk).getByRole('link', { name: 'Put right: Review schedules of risks and controls not late' }),
+    ).toHaveAttribute('href', `/risk/risks/register?orgId=${HOME_ORG_ID}`);
 
     const scoring = screen.getByRole('region', { name: 'How readiness is scored' });
     expect(within(scoring).getByText(/leave New within 24 hours of firing/)).toBeInTheDocument();
@@ -139,7 +152,7 @@ describe('cyber risk readiness', () => {
     );
     renderApp(`/dashboards/default?orgId=${HOME_ORG_ID}`);
     const banner = await screen.findByRole('alert', { name: /Cyber risk readiness: 63%/ });
-    expect(within(banner).getByText(/6 of 10 readiness checks met/)).toBeInTheDocument();
+    expect(within(banner).getByText(/7 of 12 readiness checks met/)).toBeInTheDocument();
     expect(within(banner).getByRole('link', { name: 'See the details' })).toHaveAttribute(
       'href',
       `/home?orgId=${HOME_ORG_ID}`,

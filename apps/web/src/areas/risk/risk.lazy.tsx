@@ -1,4 +1,5 @@
 import { createLazyRoute } from '@tanstack/react-router';
+import { AssessmentsPage } from './assessments-page';
 import { ControlsPage } from './controls-page';
 import { InventoryPage } from './inventory-page';
 import { RiskListsPage } from './lists-page';
@@ -44,3 +45,5 @@ export const inventoryLibraryRoute = createLazyRoute('/risk/inventory/library')(
 });
 
 export const riskListsRoute = createLazyRoute('/risk/lists')({ component: RiskListsPage });
+
+export const riskAssessmentsRoute = createLazyRoute('/risk/assessments')({ component: AssessmentsPage });

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { ProductSku, Risk, RiskDetail } from '@vigil/contracts';
+import type { AssessmentDetail, ProductSku, Risk, RiskDetail } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
-import { stubApi } from '../../test/fetch-stub';
+import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
@@ -28,6 +28,8 @@ const withRisk = (skus: ProductSku[], permissions = ['RISK_VIEW', 'RISK_EDIT']) 
   [`GET ${base}/tags`]: { body: { items: [], total: 0 } },
   [`GET ${base}/controls`]: { body: { items: [], total: 0 } },
   [`GET ${base}/inventory`]: { body: { items: [], total: 0 } },
+  [`GET ${base}/risks`]: { body: { items: [], total: 0 } },
+  [`GET ${base}/risk-assessments`]: { body: { items: [], total: 0 } },
 });
 
 const score = (value: string | null = null, recommended: string | null = null) => ({
@@ -96,7 +98,7 @@ describe('the risk landing page', { timeout: SLOW }, () => {
     stubApi(withRisk(['RISK_INFORMATION_SECURITY']));
     renderApp(`/risk?orgId=${HOME_ORG_ID}`);
     expect(await screen.findByRole('heading', { name: 'Assessments' })).toBeInTheDocument();
-    expect(screen.getByText('Not available yet')).toBeInTheDocument();
+    expect(await screen.findByText('No assessments yet')).toBeInTheDocument();
   });
 
   it('leads to the risk library without one', async () => {
@@ -322,5 +324,129 @@ describe('the inventory', { timeout: SLOW }, () => {
       name: 'Core banking',
       answers: { S1: 'YES', S2: 'YES', S3: 'YES', S4: 'NO' },
     });
+  });
+});
+
+const assessment = (overrides: Partial<AssessmentDetail> = {}): AssessmentDetail => ({
+  id: '33333333-3333-4333-8333-333333333333',
+  publicId: 'A-0001',
+  kind: 'RISK',
+  name: 'Annual risk assessment',
+  state: 'SAVED',
+  itemCount: 1,
+  items: [
+    {
+      id: '11111111-1111-4111-8111-111111111111',
+      publicId: 'R-0001',
+      name: 'Phishing of staff',
+      inherentRisk: 'HIGH',
+      residualRisk: 'MODERATE',
+    },
+  ],
+  executiveSummary: '',
+  inherentRisk: { value: 'HIGH', recommended: 'HIGH', overridden: false },
+  residualRisk: { value: 'MODERATE', recommended: 'MODERATE', overridden: false },
+  completedOn: null,
+  completedBy: null,
+  version: 2,
+  createdOn: '2026-11-01T09:00:00.000Z',
+  modifiedOn: '2026-11-01T09:00:00.000Z',
+  ...overrides,
+});
+
+describe('the assessments', { timeout: SLOW }, () => {
+  it('show why an assessment cannot be completed, at the field', async () => {
+    const fetchMock = stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`GET ${base}/risk-assessments`]: { body: { items: [assessment()], total: 1 } },
+      [`GET ${base}/risk-assessment/A-0001`]: { body: assessment() },
+      [`PATCH ${base}/risk-assessment/A-0001`]: { body: assessment({ version: 3 }) },
+      [`POST ${base}/risk-assessment/A-0001/complete`]: {
+        status: 400,
+        body: { ...apiError('RISK_ASSESSMENT_SUMMARY_REQUIRED'), field: 'executiveSummary' },
+      },
+    });
+    const { user } = renderApp(`/risk/assessments?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'A-0001' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      await within(dialog).findByText('Recommended: High (the most severe score of the items)'),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Complete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Complete the assessment?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Complete' }));
+    const message = 'Write the executive summary before completing the assessment.';
+    expect(await within(dialog).findByText('The assessment cannot be completed yet')).toBeInTheDocument();
+    expect(within(dialog).getAllByText(message)).toHaveLength(2);
+    const complete = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/complete'))!;
+    expect(requestBody(complete[1])).toEqual({ version: 3 });
+  });
+
+  it('keep a new assessment saved when its completion is refused, and save it again on the next try', async () => {
+    const fetchMock = stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`POST ${base}/risk-assessment`]: { status: 201, body: assessment({ state: 'DRAFT', version: 1 }) },
+      [`PATCH ${base}/risk-assessment/A-0001`]: { body: assessment({ version: 2 }) },
+      [`POST ${base}/risk-assessment/A-0001/complete`]: {
+        status: 400,
+        body: {
+          ...apiError('RISK_ASSESSMENT_SCORE_REQUIRED'),
+          field: 'residualRisk',
+          params: { 0: 'residual risk' },
+        },
+      },
+    });
+    const { user } = renderApp(`/risk/assessments?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'New assessment' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Annual risk assessment');
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      await user.click(within(dialog).getByRole('button', { name: 'Complete' }));
+      const confirm = await screen.findByRole('dialog', { name: 'Complete the assessment?' });
+      await user.click(within(confirm).getByRole('button', { name: 'Complete' }));
+      expect(
+        await within(dialog).findAllByText(
+          'Set the aggregate residual risk score before completing the assessment.',
+        ),
+      ).toHaveLength(2);
+    }
+    const methods = fetchMock.mock.calls
+      .filter(([url, init]) => String(url).startsWith(`${base}/risk-assessment`) && init?.method !== 'GET')
+      .map(([url, init]) => `${init?.method} ${String(url).replace(base, '')}`);
+    expect(methods).toEqual([
+      'POST /risk-assessment',
+      'POST /risk-assessment/A-0001/complete',
+      'PATCH /risk-assessment/A-0001',
+      'POST /risk-assessment/A-0001/complete',
+    ]);
+  });
+
+  it('show a completed assessment read-only with its PDF', async () => {
+    stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`GET ${base}/risk-assessments`]: {
+        body: {
+          items: [assessment({ state: 'COMPLETED', completedOn: '2026-11-20T10:00:00.000Z' })],
+          total: 1,
+        },
+      },
+      [`GET ${base}/risk-assessment/A-0001`]: {
+        body: assessment({
+          state: 'COMPLETED',
+          executiveSummary: 'Phishing stays the top risk.',
+          completedOn: '2026-11-20T10:00:00.000Z',
+          completedBy: { id: 'u1', name: 'Nora Quinn' },
+        }),
+      },
+    });
+    const { user } = renderApp(`/risk/assessments?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('2026-11-20')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'A-0001' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('Phishing stays the top risk.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Completed on 2026-11-20 by Nora Quinn')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Download PDF' })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Save as draft' })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('textbox')).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,5 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { AreaUnavailable } from '../../shell/area-unavailable';
 
-// Risk assessments and the inventory are not built yet; their pages say so.
+// Risk pages that do not exist say so.
 export const riskRoute = createLazyRoute('/risk/$')({ component: AreaUnavailable });
