@@ -22,6 +22,7 @@ import { mayHoldTickets } from '../tickets/service';
 import {
   controlView,
   copiedIds,
+  libraryCopyPlan,
   countEvidence,
   deleteEvidence,
   findControl,
@@ -326,16 +327,12 @@ export async function copyLibraryControls(db: Db, actor: Actor, ids: string[]): 
   const wanted = [...new Set(ids)];
   const sources = await Promise.all(wanted.map((id) => findControl(db, LIBRARY, id)));
   if (sources.some((source) => !source)) throw controlNotFound();
-  const present = await copiedIds(db, riskControls, access.org.id, wanted);
-  const alreadyInRegister = sources
-    .filter((source) => present.has(source!.id))
-    .map((source) => ({ id: source!.id, name: source!.name }));
-  const toCopy = sources.filter((source) => !present.has(source!.id)) as ControlRow[];
-  if (toCopy.length === 0) {
-    throw conflict('RISK_COPY_ALREADY_IN_REGISTER', 'Every item is already in the register', {
-      params: { 0: alreadyInRegister.map((item) => item.name).join(', ') },
-    });
-  }
+  const { alreadyInRegister, toCopy } = await libraryCopyPlan(
+    db,
+    riskControls,
+    access.org.id,
+    sources as ControlRow[],
+  );
   const copied = await db.transaction(async (tx) => {
     const out: RiskCopyResult['copied'] = [];
     for (const source of toCopy) {

@@ -24,7 +24,16 @@ import { recordActivity } from '../../platform/audit/audit';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { assertProviderAdmin } from '../dashboards/service';
 import { mayHoldTickets } from '../tickets/service';
-import { copiedIds, itemsByIds, nextNumber, peopleByIds, refWhere, scopeWhere, type Scope } from './repo';
+import {
+  copiedIds,
+  itemsByIds,
+  libraryCopyPlan,
+  nextNumber,
+  peopleByIds,
+  refWhere,
+  scopeWhere,
+  type Scope,
+} from './repo';
 import { LIBRARY, orgScope, type Actor } from './service';
 import {
   riskInventoryItems,
@@ -465,16 +474,12 @@ export async function copyLibraryInventory(db: Db, actor: Actor, ids: string[]):
   const wanted = [...new Set(ids)];
   const sources = await Promise.all(wanted.map((id) => findItem(db, LIBRARY, id)));
   if (sources.some((source) => !source)) throw inventoryNotFound();
-  const present = await copiedIds(db, riskInventoryItems, access.org.id, wanted);
-  const alreadyInRegister = sources
-    .filter((source) => present.has(source!.id))
-    .map((source) => ({ id: source!.id, name: source!.name }));
-  const toCopy = sources.filter((source) => !present.has(source!.id)) as InventoryRow[];
-  if (toCopy.length === 0) {
-    throw conflict('RISK_COPY_ALREADY_IN_REGISTER', 'Every item is already in the register', {
-      params: { 0: alreadyInRegister.map((item) => item.name).join(', ') },
-    });
-  }
+  const { alreadyInRegister, toCopy } = await libraryCopyPlan(
+    db,
+    riskInventoryItems,
+    access.org.id,
+    sources as InventoryRow[],
+  );
   const copied = await db.transaction(async (tx) => {
     const out: RiskCopyResult['copied'] = [];
     for (const source of toCopy) {

@@ -1,6 +1,7 @@
 import { and, asc, eq, ilike, inArray, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { escapeLike } from '../../db/like';
+import { conflict } from '../../platform/errors';
 import { tags } from '../metadata/tables';
 import { users } from '../users/tables';
 import type { riskAssessments, riskInventoryItems } from './tables';
@@ -164,6 +165,34 @@ export async function copiedIds(
     .from(table)
     .where(and(eq(table.orgId, orgId), inArray(table.copiedFromId, libraryIds)));
   return new Set(rows.map((row) => row.copiedFromId!));
+}
+
+/**
+ * Splits library items into those the organisation's register holds a copy of and those to copy;
+ * 409 RISK_COPY_ALREADY_IN_REGISTER when every one is there already.
+ */
+export async function libraryCopyPlan<T extends { id: string; name: string }>(
+  db: Db,
+  table: Registered,
+  orgId: string,
+  sources: T[],
+): Promise<{ alreadyInRegister: { id: string; name: string }[]; toCopy: T[] }> {
+  const present = await copiedIds(
+    db,
+    table,
+    orgId,
+    sources.map((source) => source.id),
+  );
+  const alreadyInRegister = sources
+    .filter((source) => present.has(source.id))
+    .map((source) => ({ id: source.id, name: source.name }));
+  const toCopy = sources.filter((source) => !present.has(source.id));
+  if (toCopy.length === 0) {
+    throw conflict('RISK_COPY_ALREADY_IN_REGISTER', 'Every item is already in the register', {
+      params: { 0: alreadyInRegister.map((item) => item.name).join(', ') },
+    });
+  }
+  return { alreadyInRegister, toCopy };
 }
 
 export const riskRefColumns = {

@@ -37,6 +37,7 @@ import {
   controlsByIds,
   controlsOfRisk,
   copiedIds,
+  libraryCopyPlan,
   findRisk,
   insertHistory,
   insertRisk,
@@ -820,20 +821,11 @@ export async function copyLibraryRisks(db: Db, actor: Actor, ids: string[]): Pro
   const sources = await Promise.all(wanted.map((id) => findRisk(db, LIBRARY, id)));
   const missing = wanted.filter((_, index) => !sources[index]);
   if (missing.length > 0) throw riskNotFound();
-  const present = await copiedIds(db, risks, access.org.id, wanted);
-  const alreadyInRegister = sources
-    .filter((source) => present.has(source!.id))
-    .map((source) => ({ id: source!.id, name: source!.name }));
-  const toCopy = sources.filter((source) => !present.has(source!.id)) as RiskRow[];
+  const { alreadyInRegister, toCopy } = await libraryCopyPlan(db, risks, access.org.id, sources as RiskRow[]);
   for (const source of toCopy) {
     if (!source.modules.some((module) => held.includes(module as RiskModule))) {
       assertModulesEntitled(access, source.modules as RiskModule[]);
     }
-  }
-  if (toCopy.length === 0) {
-    throw conflict('RISK_COPY_ALREADY_IN_REGISTER', 'Every item is already in the register', {
-      params: { 0: alreadyInRegister.map((item) => item.name).join(', ') },
-    });
   }
   const copied = await db.transaction(async (tx) => {
     const out: RiskCopyResult['copied'] = [];
