@@ -58,10 +58,8 @@ export type ReadinessCheck = z.infer<typeof readinessCheckSchema>;
 
 export const readinessCategorySchema = z.object({
   category: z.enum(READINESS_CATEGORIES),
-  /** False while the area the category is measured from has no data to judge. */
-  measured: z.boolean(),
-  /** Percent of its checks met, rounded; null when not measured. */
-  score: z.number().nullable(),
+  /** Percent of its checks met, rounded. */
+  score: z.number(),
   checks: z.array(readinessCheckSchema),
   /** Where the category's work is done. */
   path: z.string(),
@@ -70,8 +68,8 @@ export type ReadinessCategoryResult = z.infer<typeof readinessCategorySchema>;
 
 /** GET /api/org/:orgId/home/readiness. */
 export const readinessSchema = z.object({
-  /** Mean of the measured categories' scores, rounded; null when none is measured. */
-  score: z.number().nullable(),
+  /** Mean of the categories' scores, rounded. */
+  score: z.number(),
   categories: z.array(readinessCategorySchema),
   windowDays: z.number(),
   computedAt: z.string(),
@@ -79,16 +77,16 @@ export const readinessSchema = z.object({
 export type Readiness = z.infer<typeof readinessSchema>;
 
 /** A check's score share: met checks over all, in percent. */
-export function readinessScore(checks: readonly Pick<ReadinessCheck, 'met'>[]): number | null {
-  if (checks.length === 0) return null;
+export function readinessScore(checks: readonly Pick<ReadinessCheck, 'met'>[]): number {
+  if (checks.length === 0) return 0;
   return Math.round((100 * checks.filter((check) => check.met).length) / checks.length);
 }
 
-/** The overall score: the mean of the measured categories. */
+/** The overall score: the mean of the categories. */
 export function overallReadiness(categories: readonly Pick<ReadinessCategoryResult, 'score'>[]) {
-  const scores = categories.map((category) => category.score).filter((score) => score !== null);
-  if (scores.length === 0) return null;
-  return Math.round(scores.reduce((sum, score) => sum + score, 0) / scores.length);
+  if (categories.length === 0) return 0;
+  const total = categories.reduce((sum, category) => sum + category.score, 0);
+  return Math.round(total / categories.length);
 }
 
 /** A share check is met when at least READINESS_ON_TIME_PERCENT of the total was on time (or none was due). */

@@ -283,7 +283,6 @@ describe('cyber risk readiness', () => {
   it('scores Risk Assessment from the risk area, with its fix pages', async () => {
     const { categories } = await readinessOf(unready);
     expect(categories.find((category) => category.category === 'RISK_ASSESSMENT')).toMatchObject({
-      measured: true,
       score: 0,
       path: '/risk/assessments',
       checks: [{ fixPath: '/risk/assessments' }, { fixPath: '/risk/risks/register' }],

@@ -29,7 +29,7 @@ import { activeTriggerCount } from '../triggers/summaries';
 /**
  * The cyber risk readiness dashboard: one scoring function per category, each judging what the
  * organisation has in place through the owning areas' figures. A category scores the percent of its
- * checks met; the overall score is the mean of the measured categories.
+ * checks met; the overall score is the mean of the categories.
  */
 
 interface Scope {
@@ -66,11 +66,11 @@ const onTime = (
   fixPath,
 });
 
-const measured = (
+const scored = (
   category: ReadinessCategory,
   path: string,
   checks: ReadinessCheck[],
-): ReadinessCategoryResult => ({ category, measured: true, score: readinessScore(checks), checks, path });
+): ReadinessCategoryResult => ({ category, score: readinessScore(checks), checks, path });
 
 const alertSlaMs = READINESS_ALERT_SLA_HOURS * HOUR_MS;
 
@@ -82,7 +82,7 @@ async function fraudPrevention(db: Db, scope: Scope): Promise<ReadinessCategoryR
     sourcesInUseCount(db, scope.orgId, 'fraud'),
     alertsWorkedInTime(db, scope.orgId, 'fraud', scope.since, alertSlaMs),
   ]);
-  return measured('FRAUD_PREVENTION', '/fraud/inbox', [
+  return scored('FRAUD_PREVENTION', '/fraud/inbox', [
     present('FRAUD_PRODUCT', entitled ? 1 : 0, '/fraud/offering'),
     present('FRAUD_TRIGGERS_ACTIVE', triggers, '/fraud/triggers'),
     present('FRAUD_SOURCES_IN_USE', sources, '/fraud/threat'),
@@ -104,7 +104,7 @@ async function threatSurveillance(db: Db, scope: Scope): Promise<ReadinessCatego
       doneStates: ['RESOLVED', 'CLOSED', 'INVALID'],
     }),
   ]);
-  return measured('THREAT_SURVEILLANCE', '/alerts/inbox', [
+  return scored('THREAT_SURVEILLANCE', '/alerts/inbox', [
     present('THREAT_TRIGGERS_ACTIVE', triggers, '/triggers'),
     present('THREAT_SOURCES_IN_USE', sources, '/threat'),
     onTime('SECURITY_ALERTS_WORKED_IN_SLA', alerts, '/alerts/inbox'),
@@ -118,7 +118,7 @@ async function governanceProgram(db: Db, scope: Scope): Promise<ReadinessCategor
     activeScheduleCount(db, scope.orgId),
     scheduledTasksDoneInTime(db, scope.orgId, scope.since, READINESS_TASK_DEFAULT_DAYS),
   ]);
-  return measured('GOVERNANCE_PROGRAM', '/governance/tasks', [
+  return scored('GOVERNANCE_PROGRAM', '/governance/tasks', [
     present('TASK_SCHEDULES_ACTIVE', schedules, '/task-schedules'),
     onTime('SCHEDULED_TASKS_ON_TIME', tasks, '/governance/tasks'),
   ]);
@@ -135,7 +135,7 @@ async function riskAssessment(db: Db, scope: Scope): Promise<ReadinessCategoryRe
     completedAssessmentCount(db, scope.orgId, since),
     reviewSchedulesNotLate(db, scope.orgId, scope.today),
   ]);
-  return measured('RISK_ASSESSMENT', '/risk/assessments', [
+  return scored('RISK_ASSESSMENT', '/risk/assessments', [
     present('RISK_ASSESSMENT_COMPLETED', assessments, '/risk/assessments'),
     onTime('RISK_REVIEWS_NOT_LATE', reviews, '/risk/risks/register'),
   ]);

@@ -1,4 +1,4 @@
-import { Badge, Card, Group, List, RingProgress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Group, List, RingProgress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { createLazyRoute } from '@tanstack/react-router';
@@ -72,7 +72,7 @@ function Readiness() {
   );
 }
 
-function ScoreRing({ label, score, size }: { label: string; score: number | null; size: number }) {
+function ScoreRing({ label, score, size }: { label: string; score: number; size: number }) {
   const { t } = useTranslation();
   return (
     <RingProgress
@@ -80,15 +80,11 @@ function ScoreRing({ label, score, size }: { label: string; score: number | null
       thickness={size / 10}
       roundCaps
       role="img"
-      aria-label={
-        score === null
-          ? `${label}: ${t('home.notMeasured')}`
-          : t('home.scoreLabel', { category: label, score })
-      }
-      sections={score === null ? [] : [{ value: Math.max(score, 1), color: scoreColor(score) }]}
+      aria-label={t('home.scoreLabel', { category: label, score })}
+      sections={[{ value: Math.max(score, 1), color: scoreColor(score) }]}
       label={
-        <Text ta="center" fw={700} size={score === null ? 'xs' : 'xl'}>
-          {score === null ? t('home.notMeasured') : t('home.score', { score })}
+        <Text ta="center" fw={700} size="xl">
+          {t('home.score', { score })}
         </Text>
       }
     />
@@ -107,64 +103,50 @@ function CategoryCard({ category }: { category: ReadinessCategoryResult }) {
           <Title order={2} size="h3" id={headingId}>
             {name}
           </Title>
-          {category.measured ? (
-            <Text c="dimmed" size="sm">
-              {t('home.checksMet', { met, total: category.checks.length })}
-            </Text>
-          ) : (
-            <Badge color="gray" variant="light">
-              {t('home.notMeasured')}
-            </Badge>
-          )}
+          <Text c="dimmed" size="sm">
+            {t('home.checksMet', { met, total: category.checks.length })}
+          </Text>
         </Stack>
         <ScoreRing label={name} score={category.score} size={84} />
       </Group>
-      {category.measured ? (
-        <Table>
-          <Table.Tbody>
-            {category.checks.map((check) => {
-              const label = t(`home.checks.${check.id}`, {
-                hours: READINESS_ALERT_SLA_HOURS,
-                months: READINESS_ASSESSMENT_MONTHS,
-              });
-              return (
-                <Table.Tr key={check.id}>
-                  <Table.Td w={28}>
-                    {check.met ? (
-                      <IconCircleCheck
-                        size={20}
-                        color="var(--mantine-color-teal-6)"
-                        aria-label={t('home.met')}
-                      />
-                    ) : (
-                      <IconCircleX
-                        size={20}
-                        color="var(--mantine-color-red-6)"
-                        aria-label={t('home.notMet')}
-                      />
-                    )}
-                  </Table.Td>
-                  <Table.Td>{label}</Table.Td>
-                  <Table.Td>{checkFigure(t, check)}</Table.Td>
-                  <Table.Td ta="right">
-                    {!check.met && (
-                      <AnchorLink
-                        to={check.fixPath}
-                        size="sm"
-                        aria-label={t('home.fixNamed', { check: label })}
-                      >
-                        {t('home.fix')}
-                      </AnchorLink>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      ) : (
-        <Text size="sm">{t(`home.notMeasuredReason.${category.category}`)}</Text>
-      )}
+      <Table>
+        <Table.Tbody>
+          {category.checks.map((check) => {
+            const label = t(`home.checks.${check.id}`, {
+              hours: READINESS_ALERT_SLA_HOURS,
+              months: READINESS_ASSESSMENT_MONTHS,
+            });
+            return (
+              <Table.Tr key={check.id}>
+                <Table.Td w={28}>
+                  {check.met ? (
+                    <IconCircleCheck
+                      size={20}
+                      color="var(--mantine-color-teal-6)"
+                      aria-label={t('home.met')}
+                    />
+                  ) : (
+                    <IconCircleX size={20} color="var(--mantine-color-red-6)" aria-label={t('home.notMet')} />
+                  )}
+                </Table.Td>
+                <Table.Td>{label}</Table.Td>
+                <Table.Td>{checkFigure(t, check)}</Table.Td>
+                <Table.Td ta="right">
+                  {!check.met && (
+                    <AnchorLink
+                      to={check.fixPath}
+                      size="sm"
+                      aria-label={t('home.fixNamed', { check: label })}
+                    >
+                      {t('home.fix')}
+                    </AnchorLink>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
       <Group justify="flex-end" mt="sm">
         <ButtonLink to={category.path} variant="subtle" size="compact-sm">
           {t('home.open')} {name}

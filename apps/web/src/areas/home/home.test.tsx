@@ -14,7 +14,6 @@ const readiness: Readiness = {
   categories: [
     {
       category: 'FRAUD_PREVENTION',
-      measured: true,
       score: 75,
       path: '/fraud/inbox',
       checks: [
@@ -26,7 +25,6 @@ const readiness: Readiness = {
     },
     {
       category: 'THREAT_SURVEILLANCE',
-      measured: true,
       score: 50,
       path: '/alerts/inbox',
       checks: [
@@ -38,7 +36,6 @@ const readiness: Readiness = {
     },
     {
       category: 'GOVERNANCE_PROGRAM',
-      measured: true,
       score: 50,
       path: '/governance/tasks',
       checks: [
@@ -48,7 +45,6 @@ const readiness: Readiness = {
     },
     {
       category: 'RISK_ASSESSMENT',
-      measured: true,
       score: 50,
       path: '/risk/assessments',
       checks: [

@@ -25,11 +25,7 @@ export function ReadinessBanner() {
     <Alert
       color="blue"
       icon={<IconTargetArrow size={20} />}
-      title={
-        score === null
-          ? t('home.banner.noScore')
-          : t('home.banner.title', { score: t('home.score', { score }) })
-      }
+      title={t('home.banner.title', { score: t('home.score', { score }) })}
     >
       <Text size="sm">
         {t('home.banner.summary', { met: checks.filter((check) => check.met).length, total: checks.length })}{' '}
