@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
-  customType,
   date,
   index,
   integer,
@@ -20,6 +19,7 @@ import { orgs } from '../orgs/tables';
 import { tickets } from '../tickets/tables';
 import { triggers } from '../triggers/tables';
 import { users } from '../users/tables';
+import { bytea } from '../../db/columns';
 
 /**
  * An organisation's framework (spec 3: sections, controls, maturity tiers and targets), adopted from
@@ -157,11 +157,6 @@ export const governanceAnswers = pgTable(
   },
   (table) => [primaryKey({ columns: [table.periodId, table.controlId] })],
 );
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 /** Evidence of a control in a period: a file (its bytes in the database), a link or a ticket. */
 export const governanceEvidence = pgTable(

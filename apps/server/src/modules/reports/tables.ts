@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { orgs } from '../orgs/tables';
-import { bytea } from '../tickets/tables';
+import { bytea } from '../../db/columns';
 import { users } from '../users/tables';
 
 /** Report templates (spec 3): a name and the charts a report shows, in order (at least one). */

@@ -3,7 +3,6 @@ import {
   bigint,
   boolean,
   check,
-  customType,
   date,
   index,
   integer,
@@ -18,6 +17,7 @@ import {
 import { orgs } from '../orgs/tables';
 import { tickets } from '../tickets/tables';
 import { users } from '../users/tables';
+import { bytea } from '../../db/columns';
 
 /**
  * The last public-id number handed out per scope (an organisation's id, or `library`) and kind (risk,
@@ -216,11 +216,6 @@ export const riskHistory = pgTable(
   },
   (table) => [index().on(table.riskId, table.at), index().on(table.controlId, table.at)],
 );
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 /** Evidence files of a control, their bytes in the database as ticket files are. */
 export const controlEvidence = pgTable(

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   check,
-  customType,
   index,
   integer,
   jsonb,
@@ -16,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../orgs/tables';
 import { users } from '../users/tables';
+import { bytea } from '../../db/columns';
 
 /**
  * The last slug number handed out per organisation and kind. A new ticket takes the next one by
@@ -141,12 +141,6 @@ export const ticketHistory = pgTable(
   },
   (table) => [index().on(table.ticketId, table.at)],
 );
-
-/** Bytes stored in the row (files, generated PDFs). */
-export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 /**
  * Files attached to tickets, their bytes in the database (never on a path anyone names). `name` is
