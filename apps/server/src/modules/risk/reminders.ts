@@ -181,7 +181,9 @@ async function remindOne(db: Db, scheduleId: string, now: Date, deps: ReminderDe
           description:
             `The review of ${what} ${object.publicId} ${object.name} is due on ${row.nextReview}. Mark the ` +
             `${what} as reviewed on its review schedule; that closes this task.` +
-            (link ? `\n\n${link}` : `\n\nRisk > ${what === 'risk' ? 'Risks' : 'Controls'} > ${object.publicId}`),
+            (link
+              ? `\n\n${link}`
+              : `\n\nRisk > ${what === 'risk' ? 'Risks' : 'Controls'} > ${object.publicId}`),
           ownerId,
           watcherIds,
           dueDate: new Date(`${row.nextReview}T23:59:59Z`),
@@ -203,7 +205,13 @@ async function remindOne(db: Db, scheduleId: string, now: Date, deps: ReminderDe
       action: 'risk.review-reminded',
       targetType: object.kind,
       targetId: object.id,
-      details: { publicId: object.publicId, stage, nextReview: row.nextReview, task: task.slug, to: addresses },
+      details: {
+        publicId: object.publicId,
+        stage,
+        nextReview: row.nextReview,
+        task: task.slug,
+        to: addresses,
+      },
     });
     return true;
   });
