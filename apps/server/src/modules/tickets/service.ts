@@ -849,7 +849,12 @@ export async function openSystemTask(
     createdBy: null,
   });
   await replaceWatchers(tx, row.id, watcherIds);
-  await insertHistory(tx, { ticketId: row.id, actorId: null, action: 'created', details: { state, ...origin } });
+  await insertHistory(tx, {
+    ticketId: row.id,
+    actorId: null,
+    action: 'created',
+    details: { state, ...origin },
+  });
   await recordActivity(tx, {
     orgId,
     actorUserId: null,
