@@ -220,7 +220,7 @@ async function remindOne(db: Db, scheduleId: string, now: Date, deps: ReminderDe
 /**
  * Sends every review reminder due at `now` (the `risk.review-reminders` job; tests call it with their
  * own clock). Only schedules whose next review is at most the almost-due window ahead (plus a day for
- * time zones) are looked at. A schedule that fails is logged and tried again on the next run.
+ * time zones), and whose cycle has not had its late reminder, are looked at. A schedule that fails is logged and tried again on the next run.
  */
 export async function runReviewReminders(db: Db, now: Date, deps: ReminderDeps): Promise<number> {
   const horizon = new Date(now.getTime() + (REVIEW_ALMOST_DUE_MAX_DAYS + 1) * 86_400_000)
@@ -229,7 +229,15 @@ export async function runReviewReminders(db: Db, now: Date, deps: ReminderDeps):
   const candidates = await db
     .select({ id: reviewSchedules.id })
     .from(reviewSchedules)
-    .where(lte(reviewSchedules.nextReview, horizon))
+    .where(
+      and(
+        lte(reviewSchedules.nextReview, horizon),
+        // A cycle reminded of as late has nothing more to send.
+        sql`NOT EXISTS (SELECT 1 FROM ${reviewReminders} sent
+              WHERE sent.schedule_id = ${reviewSchedules.id}
+                AND sent.cycle = ${reviewSchedules.nextReview} AND sent.stage = 'LATE')`,
+      ),
+    )
     .orderBy(reviewSchedules.nextReview);
   let sent = 0;
   for (const { id } of candidates) {

@@ -242,7 +242,7 @@ describe('the review schedule of a risk', { timeout: SLOW }, () => {
         cycle: '2026-10-01',
         sentOn: '2026-10-02T06:00:00.000Z',
         recipients: 2,
-        openTask: { id: 't1', slug: 'TSK-7', title: 'Review risk R-0001 Card skimming' } as {
+        openTask: { id: 't1', slug: 'TASK-7', title: 'Review risk R-0001 Card skimming' } as {
           id: string;
           slug: string;
           title: string;
@@ -270,13 +270,13 @@ describe('the review schedule of a risk', { timeout: SLOW }, () => {
     expect(await screen.findByText('Late')).toBeInTheDocument();
     expect(screen.getByText('Every 1 years; next review 2026-10-01')).toBeInTheDocument();
     expect(screen.getByText(/^Last reminder: Late, .*2026.*, to 2 watchers$/)).toBeInTheDocument();
-    const task = screen.getByRole('link', { name: 'TSK-7 Review risk R-0001 Card skimming' });
-    expect(task.getAttribute('href')).toContain('/tickets/task/TSK-7');
+    const task = screen.getByRole('link', { name: 'TASK-7 Review risk R-0001 Card skimming' });
+    expect(task.getAttribute('href')).toContain('/tickets/task/TASK-7');
     await user.click(screen.getByRole('button', { name: 'Mark as reviewed' }));
     expect(await screen.findByText('Early')).toBeInTheDocument();
     // The review closed the reminder task: the last reminder stays, its task link goes.
     expect(screen.getByText(/^Last reminder: Late/)).toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: /TSK-7/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /TASK-7/ })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Mark as reviewed' })).toBeDisabled();
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/review-schedule/reviewed'))).toBe(
       true,
