@@ -61,6 +61,7 @@ import { tokenRoutes } from './modules/tokens/routes';
 import { createS3Access, defineIntegrationJobs } from './modules/integrations/collector';
 import { defineActionJobs } from './modules/integrations/actions';
 import { defineNoDataJobs } from './modules/integrations/no-data';
+import { defineReviewReminderJobs } from './modules/risk/reminders';
 import { DEFAULT_ENTRA_ENDPOINTS } from './modules/integrations/entra';
 import { integrationRoutes } from './modules/integrations/routes';
 import { actionRoutes } from './modules/integrations/action-routes';
@@ -204,6 +205,7 @@ export async function buildApp(deps: AppDeps) {
   defineActionJobs(deps.jobs, database.db, deps.secrets);
   defineNoDataJobs(deps.jobs, database.db);
   defineAutoEvidenceJobs(deps.jobs, database.db);
+  defineReviewReminderJobs(deps.jobs, database.db, config.PUBLIC_URL);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));

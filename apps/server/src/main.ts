@@ -3,6 +3,7 @@ import { bootstrap, type BootstrapResult } from './bootstrap/bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { ensurePartitions, PARTITION_DAYS_AHEAD } from './modules/events/partitions';
+import { REVIEW_REMINDER_JOB } from './modules/risk/reminders';
 import { startShipperListeners } from './modules/shippers/listeners';
 import { createSecretBox, loadSecretKey } from './platform/crypto';
 import { JobRunner } from './platform/jobs';
@@ -82,6 +83,9 @@ async function main() {
 
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   await jobs.start();
+  // The daily review reminders once at start too, so a day the server was down at their hour is caught
+  // up (they are sent once per stage and cycle however often the job runs).
+  await jobs.send(REVIEW_REMINDER_JOB, {});
   app.log.debug({ address }, 'listening');
   printSignIn(config, `http://localhost:${config.PORT}`, result);
 }

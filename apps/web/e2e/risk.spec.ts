@@ -72,11 +72,16 @@ test('a risk officer scores a new risk from two linked controls and a system, ov
   await expect(dialog.getByRole('textbox', { name: 'Line item 1' })).toHaveValue('Fedwire');
   await page.keyboard.press('Escape');
 
-  // The demo's patching risk is late for review: marking it reviewed moves the next review on.
+  // The demo's patching risk is late for review: its watchers were reminded at start and a task opened;
+  // marking it reviewed moves the next review on and closes the task.
   await page.goto(`${baseUrl()}/risk/risks/register/R-0006`);
   await expect(page.getByText('Late', { exact: true })).toBeVisible();
+  await expect(page.getByText(/^Last reminder: Late, .*, to 2 watchers$/)).toBeVisible();
+  const task = page.getByRole('link', { name: /^TASK-\d+ Review risk R-0006 / });
+  await expect(task).toBeVisible();
   await page.getByRole('button', { name: 'Mark as reviewed' }).click();
   await expect(page.getByText('Early', { exact: true })).toBeVisible();
+  await expect(task).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Mark as reviewed' })).toBeDisabled();
   await expect(page.getByRole('cell', { name: 'REVIEW', exact: true })).toBeVisible();
 });

@@ -679,6 +679,19 @@ export const reviewScheduleInputSchema = z.object({
 });
 export type ReviewScheduleInput = z.input<typeof reviewScheduleInputSchema>;
 
+/**
+ * The last reminder of a review schedule: the stage it was sent at (ALMOST_DUE, LATE), for which next
+ * review date (`cycle`), when, to how many watchers, and the cycle's reminder task while it is open.
+ */
+export const reviewReminderSchema = z.object({
+  stage: z.enum(['ALMOST_DUE', 'LATE']),
+  cycle: z.string(),
+  sentOn: z.string(),
+  recipients: z.number(),
+  openTask: z.object({ id: z.string(), slug: z.string(), title: z.string() }).nullable(),
+});
+export type ReviewReminder = z.infer<typeof reviewReminderSchema>;
+
 export const reviewScheduleSchema = z.object({
   id: z.string(),
   every: z.number(),
@@ -687,5 +700,7 @@ export const reviewScheduleSchema = z.object({
   lastReviewed: z.string().nullable(),
   watchers: z.array(named),
   status: z.enum(REVIEW_STATUSES),
+  /** null before the first reminder. */
+  lastReminder: reviewReminderSchema.nullable(),
 });
 export type ReviewSchedule = z.infer<typeof reviewScheduleSchema>;

@@ -11,6 +11,7 @@ import type { Db } from '../../db/client';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { mayHoldTickets } from '../tickets/service';
 import { controlIn } from './controls';
+import { endReminderCycle, reminderOf } from './reminders';
 import { peopleByIds } from './repo';
 import { orgScope, recordControl, recordRisk, riskIn, type Actor } from './service';
 import { reviewSchedules } from './tables';
@@ -53,6 +54,7 @@ async function toSchedule(db: Db, row: Row, on: string): Promise<ReviewSchedule>
     lastReviewed: row.lastReviewed,
     watchers: await peopleByIds(db, row.watcherIds),
     status: reviewStatus(row.nextReview, on, row.every, unit),
+    lastReminder: await reminderOf(db, row),
   };
 }
 
@@ -134,19 +136,26 @@ export async function editReviewSchedule(
   const watcherIds = [...new Set(input.watcherIds)];
   await assertWatchers(db, orgId, watcherIds);
   const row = await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(reviewSchedules)
+      .where(and(eq(reviewSchedules.orgId, orgId), object.where))
+      .for('update');
+    if (!current) throw notFound();
+    // A new next review date starts a new reminder cycle: the old cycle's task is closed.
+    if (current.nextReview !== input.nextReview) await endReminderCycle(tx, actor, current, 'RESCHEDULED');
     const [updated] = await tx
       .update(reviewSchedules)
       .set({ ...input, watcherIds })
-      .where(and(eq(reviewSchedules.orgId, orgId), object.where))
+      .where(eq(reviewSchedules.id, current.id))
       .returning();
-    if (!updated) throw notFound();
     await object.record(tx, {
       change: 'EDITED',
       every: input.every,
       unit: input.unit,
       nextReview: input.nextReview,
     });
-    return updated;
+    return updated!;
   });
   return toSchedule(db, row, today(actor));
 }
@@ -154,18 +163,22 @@ export async function editReviewSchedule(
 export async function deleteReviewSchedule(db: Db, actor: Actor, target: ReviewTarget, ref: string) {
   const object = await objectOf(db, actor, target, ref);
   await db.transaction(async (tx) => {
-    const [deleted] = await tx
-      .delete(reviewSchedules)
+    const [current] = await tx
+      .select()
+      .from(reviewSchedules)
       .where(and(eq(reviewSchedules.orgId, actor.access.org.id), object.where))
-      .returning();
-    if (!deleted) throw notFound();
+      .for('update');
+    if (!current) throw notFound();
+    await endReminderCycle(tx, actor, current, 'SCHEDULE_DELETED');
+    await tx.delete(reviewSchedules).where(eq(reviewSchedules.id, current.id));
     await object.record(tx, { change: 'DELETED' });
   });
 }
 
 /**
- * Marks the object reviewed today and moves the next review one interval on from today. Refused
- * while the review is early (400 RISK_REVIEW_TOO_EARLY): it opens in the almost-due window.
+ * Marks the object reviewed today and moves the next review one interval on from today, which starts
+ * a new reminder cycle and closes the open reminder task of the one ending. Refused while the review
+ * is early (400 RISK_REVIEW_TOO_EARLY): it opens in the almost-due window.
  */
 export async function markReviewed(db: Db, actor: Actor, target: ReviewTarget, ref: string) {
   const orgId = actor.access.org.id;
@@ -185,6 +198,7 @@ export async function markReviewed(db: Db, actor: Actor, target: ReviewTarget, r
       });
     }
     const nextReview = addReviewInterval(on, current.every, unit);
+    await endReminderCycle(tx, actor, current, 'REVIEWED');
     const [updated] = await tx
       .update(reviewSchedules)
       .set({ lastReviewed: on, nextReview })

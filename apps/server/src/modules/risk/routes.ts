@@ -682,7 +682,10 @@ export const riskRoutes =
       'RISK_REVIEW_WATCHER_REQUIRED), each an active person of the organisation (400 RISK_INVALID_PERSON). ' +
       '`status` is EARLY, ALMOST_DUE (the last quarter of the interval, at most 30 days) or LATE (after the ' +
       "next review date), on the organisation's e-mail time zone. Changes are kept in the history (REVIEW: " +
-      'ADDED, EDITED, DELETED, MARKED_REVIEWED).';
+      'ADDED, EDITED, DELETED, MARKED_REVIEWED). `lastReminder` is the last reminder the daily job ' +
+      'risk.review-reminders sent (stage ALMOST_DUE or LATE, each once per next-review date `cycle`, e-mailed ' +
+      'to the watchers still active in the organisation) with the open task of the cycle; marking reviewed, ' +
+      'a new next-review date or deleting the schedule closes that task.';
     for (const target of ['risk', 'control'] as const) {
       const path = `/api/org/:orgId/${target}/:ref/review-schedule`;
       const ONE = target === 'risk' ? ONE_RISK : ONE_CONTROL;

@@ -266,6 +266,36 @@ export const reviewSchedules = pgTable(
 );
 
 /**
+ * Reminders of a review schedule (spec 3): one row per schedule, due cycle (the next review date it
+ * was sent for) and stage (ALMOST_DUE, LATE), written with its e-mails and its task in one
+ * transaction, so a reminder is never sent twice and a new cycle (after marking reviewed) sends
+ * again. `taskId` is the reminder task of the cycle (opened by the first stage, carried to the next);
+ * `sentTo` the addresses e-mailed.
+ */
+export const reviewReminders = pgTable(
+  'review_reminders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orgId: uuid()
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    scheduleId: uuid()
+      .notNull()
+      .references(() => reviewSchedules.id, { onDelete: 'cascade' }),
+    cycle: date({ mode: 'string' }).notNull(),
+    /** ALMOST_DUE or LATE. */
+    stage: text().notNull(),
+    taskId: uuid().references(() => tickets.id, { onDelete: 'set null' }),
+    sentTo: text().array().notNull(),
+    sentOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('review_reminders_once').on(table.scheduleId, table.cycle, table.stage),
+    index().on(table.orgId, table.scheduleId, table.sentOn),
+  ],
+);
+
+/**
  * The inventory (spec 3 System/App): systems, applications and vendors of a register or the library.
  * `answers` holds the yes/no answers by question id; the derived scores are stored with them so that
  * lists sort and charts count without recomputing.

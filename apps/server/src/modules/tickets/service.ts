@@ -809,14 +809,30 @@ export async function openScheduledTask(
   tx: Db,
   orgId: string,
   scheduleId: string,
-  values: {
-    title: string;
-    description: string;
-    ownerId: string | null;
-    watcherIds: string[];
-    dueDate: Date | null;
-    parentId: string | null;
-  },
+  values: SystemTaskValues & { parentId: string | null },
+): Promise<{ id: string; slug: string }> {
+  return openSystemTask(tx, orgId, { scheduleId }, values);
+}
+
+export interface SystemTaskValues {
+  title: string;
+  description: string;
+  ownerId: string | null;
+  watcherIds: string[];
+  dueDate: Date | null;
+  parentId?: string | null;
+}
+
+/**
+ * Opens a task that the system raises (a task schedule, a review reminder) in the caller's
+ * transaction, with no acting user; `origin` names what raised it in the history and activity log.
+ * People who are no longer active users of the organisation are left out.
+ */
+export async function openSystemTask(
+  tx: Db,
+  orgId: string,
+  origin: Record<string, string>,
+  values: SystemTaskValues,
 ): Promise<{ id: string; slug: string }> {
   const active = async (id: string) => isActiveOrgPerson(tx, orgId, id);
   const ownerId = values.ownerId && (await active(values.ownerId)) ? values.ownerId : null;
@@ -828,7 +844,7 @@ export async function openScheduledTask(
     description: values.description,
     ownerId,
     dueDate: values.dueDate,
-    parentId: values.parentId,
+    parentId: values.parentId ?? null,
     state,
     createdBy: null,
   });
@@ -837,7 +853,7 @@ export async function openScheduledTask(
     ticketId: row.id,
     actorId: null,
     action: 'created',
-    details: { state, scheduleId },
+    details: { state, ...origin },
   });
   await recordActivity(tx, {
     orgId,
@@ -845,9 +861,31 @@ export async function openScheduledTask(
     action: 'ticket.created',
     targetType: 'task',
     targetId: row.id,
-    details: { slug: row.slug, state, scheduleId },
+    details: { slug: row.slug, state, ...origin },
   });
   return { id: row.id, slug: row.slug };
+}
+
+/**
+ * Closes a task of the organisation in the caller's transaction when it is still open (the work it
+ * asked for was done elsewhere, e.g. a review marked done); `actor` is who did it. Answers whether it
+ * was closed: a task already closed or invalid, or gone, is left as it is.
+ */
+export async function closeOpenTask(
+  tx: Db,
+  actor: Actor,
+  taskId: string,
+  details: Record<string, string>,
+): Promise<boolean> {
+  const row = await lockTicket(tx, actor.access.org.id, taskId);
+  if (!row || row.kind !== 'task' || row.state !== 'OPEN') return false;
+  await updateTicketRow(tx, row.id, { state: 'CLOSED' });
+  await record(tx, actor, row, {
+    action: 'state-changed',
+    details: { from: row.state, to: 'CLOSED', resolution: null, ...details },
+    summary: `state ${row.state} to CLOSED`,
+  });
+  return true;
 }
 
 /** Whether a user may own or watch tickets of the organisation (for objects that create tickets). */

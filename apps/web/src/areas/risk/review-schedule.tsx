@@ -17,6 +17,7 @@ import {
   REVIEW_EVERY_MAX,
   REVIEW_UNITS,
   reviewScheduleSchema,
+  type ReviewReminder,
   type ReviewSchedule,
   type ReviewUnit,
 } from '@vigil/contracts';
@@ -24,6 +25,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch, orgPath } from '../../lib/api';
 import { useHasPermission } from '../../lib/session';
+import { AnchorLink } from '../../shell/links';
 import { useTicketPeople } from '../tickets/ticket-badges';
 import { riskKey } from './api';
 
@@ -116,6 +118,7 @@ export function ReviewScheduleCard({
             <Text size="sm" c="dimmed">
               {t('risk.review.watchers')}: {current.watchers.map((watcher) => watcher.name).join(', ')}
             </Text>
+            <ReminderState reminder={current.lastReminder} />
             {current.status === 'EARLY' && canEdit && (
               <Text size="xs" c="dimmed">
                 {t('risk.review.tooEarly')}
@@ -155,6 +158,40 @@ export function ReviewScheduleCard({
         </Modal>
       )}
     </Card>
+  );
+}
+
+/** The last reminder sent to the watchers, and the reminder task while it is open. */
+function ReminderState({ reminder }: { reminder: ReviewReminder | null }) {
+  const { t, i18n } = useTranslation();
+  if (!reminder) {
+    return (
+      <Text size="sm" c="dimmed">
+        {t('risk.review.reminder.none')}
+      </Text>
+    );
+  }
+  const sentOn = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(reminder.sentOn),
+  );
+  return (
+    <>
+      <Text size="sm" c="dimmed">
+        {t('risk.review.reminder.last', {
+          stage: t(`risk.review.statuses.${reminder.stage}`),
+          date: sentOn,
+          count: reminder.recipients,
+        })}
+      </Text>
+      {reminder.openTask && (
+        <Text size="sm">
+          {t('risk.review.reminder.task')}:{' '}
+          <AnchorLink to="/tickets/task/$slug" params={{ slug: reminder.openTask.slug }}>
+            {`${reminder.openTask.slug} ${reminder.openTask.title}`}
+          </AnchorLink>
+        </Text>
+      )}
+    </>
   );
 }
 

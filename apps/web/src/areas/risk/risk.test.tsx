@@ -232,8 +232,22 @@ describe('the review schedule of a risk', { timeout: SLOW }, () => {
       unit: 'year',
       nextReview: '2026-10-01',
       lastReviewed: null as string | null,
-      watchers: [{ id: 'u1', name: 'Nora Quinn' }],
+      watchers: [
+        { id: 'u1', name: 'Nora Quinn' },
+        { id: 'u2', name: 'Omar Reyes' },
+      ],
       status: 'LATE',
+      lastReminder: {
+        stage: 'LATE',
+        cycle: '2026-10-01',
+        sentOn: '2026-10-02T06:00:00.000Z',
+        recipients: 2,
+        openTask: { id: 't1', slug: 'TASK-7', title: 'Review risk R-0001 Card skimming' } as {
+          id: string;
+          slug: string;
+          title: string;
+        } | null,
+      },
     };
     const fetchMock = stubApi({
       ...withRisk(['RISK_INFORMATION_SECURITY']),
@@ -242,15 +256,27 @@ describe('the review schedule of a risk', { timeout: SLOW }, () => {
       [`GET ${base}/risk/${id}`]: { body: detail() },
       [`GET ${base}/risk/${id}/review-schedule`]: () => ({ body: schedule }),
       [`POST ${base}/risk/${id}/review-schedule/reviewed`]: () => {
-        schedule = { ...schedule, lastReviewed: '2026-11-24', nextReview: '2027-11-24', status: 'EARLY' };
+        schedule = {
+          ...schedule,
+          lastReviewed: '2026-11-24',
+          nextReview: '2027-11-24',
+          status: 'EARLY',
+          lastReminder: { ...schedule.lastReminder, openTask: null },
+        };
         return { body: schedule };
       },
     });
     const { user } = renderApp(`/risk/risks/register/R-0001?orgId=${HOME_ORG_ID}`);
     expect(await screen.findByText('Late')).toBeInTheDocument();
     expect(screen.getByText('Every 1 years; next review 2026-10-01')).toBeInTheDocument();
+    expect(screen.getByText(/^Last reminder: Late, .*2026.*, to 2 watchers$/)).toBeInTheDocument();
+    const task = screen.getByRole('link', { name: 'TASK-7 Review risk R-0001 Card skimming' });
+    expect(task.getAttribute('href')).toContain('/tickets/task/TASK-7');
     await user.click(screen.getByRole('button', { name: 'Mark as reviewed' }));
     expect(await screen.findByText('Early')).toBeInTheDocument();
+    // The review closed the reminder task: the last reminder stays, its task link goes.
+    expect(screen.getByText(/^Last reminder: Late/)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /TASK-7/ })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Mark as reviewed' })).toBeDisabled();
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/review-schedule/reviewed'))).toBe(
       true,
