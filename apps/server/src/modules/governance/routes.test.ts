@@ -100,6 +100,7 @@ describe('framework library and adoption', () => {
     const library = await ok<LibraryFramework[]>(call('GET', '/governance/framework-library', viewer));
     expect(library.map((item) => [item.key, item.adoptedId])).toEqual([
       ['nist-csf-2.0', null],
+      ['cisa-cpg-2.0', null],
       ['cisa-cpg', null],
       ['ffiec-cat', null],
     ]);
