@@ -17,7 +17,7 @@ import { ownedAssetShare } from '../assets/repo';
 import { findOrg } from '../orgs/repo';
 import { reviewSchedulesNotLate } from '../risk/reviews';
 import { ticketsDoneInTime } from '../tickets/summaries';
-import { findTriggerView } from '../triggers/repo';
+import { findTriggerView, triggerNames } from '../triggers/repo';
 import { triggerRunsSince } from '../triggers/summaries';
 import { policyReviewsNotLate } from './policies';
 import { audit, changePeriod, controlOfPeriod, periodView, type Actor } from './service';
@@ -157,12 +157,11 @@ async function sourcesJson(db: Db, rows: SourceRow[]): Promise<AutoEvidenceSourc
       ),
     )
     .orderBy(desc(governanceEvidenceEvaluations.evaluatedOn));
-  const names = new Map<string, string>();
-  for (const row of rows) {
-    if (!row.triggerId || names.has(row.triggerId)) continue;
-    const view = await findTriggerView(db, row.orgId, row.triggerId);
-    if (view) names.set(row.triggerId, view.row.name);
-  }
+  const names = await triggerNames(
+    db,
+    rows[0]!.orgId,
+    rows.map((row) => row.triggerId),
+  );
   return rows.map((row) => ({
     id: row.id,
     controlId: row.controlId,
