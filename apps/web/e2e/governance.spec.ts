@@ -127,3 +127,18 @@ test('a policy is written, approved after confirming and acknowledged', async ({
     1,
   );
 });
+
+test('the governance tasks page counts the tasks of the demo compliance calendar', async ({ page }) => {
+  await signInThroughPage(page, 'admin@firstharbor.example');
+  await expect(page).toHaveURL(/\/dashboards\/default/);
+  await page.goto(`${baseUrl()}/governance/tasks`);
+  const scheduled = page.getByRole('region', { name: 'Scheduled tasks' });
+  await scheduled.getByRole('combobox', { name: 'Timeframe' }).click();
+  await page.getByRole('option', { name: 'Last 90 days' }).click();
+  const table = scheduled.getByRole('table', { name: 'Tasks created by schedules' });
+  // Schedule, created, open, closed, overdue: last month's vendor check is still open past its due date.
+  await expect(table.getByRole('row', { name: /^Monthly vendor check \d+ \d+ \d+ 1$/ })).toBeVisible();
+  // Five weekly runs, the latest open while not due yet.
+  await expect(table.getByRole('row', { name: /^Weekly backup check 5 [01] [45] 0$/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /^Annual policy review 1 0 1 0$/ })).toBeVisible();
+});

@@ -231,7 +231,7 @@ export type PeriodComparison = z.infer<typeof periodComparisonSchema>;
 
 /** Answers carry over to periods of this library framework, from periods of the sources (a crosswalk). */
 export const CROSSWALK_TARGET = 'nist-csf-2.0';
-export const CROSSWALK_SOURCES = ['ffiec-cat', 'cisa-cpg'] as const;
+export const CROSSWALK_SOURCES = ['ffiec-cat', 'cisa-cpg', 'cisa-cpg-2.0'] as const;
 
 /** POST /evaluation-period/:id/carry-over: suggestions from a period of a framework with a crosswalk. */
 export const carryOverInputSchema = z.object({ fromPeriodId: z.uuid() });

@@ -30,7 +30,7 @@ import { seedActionsDemo, seedIntegrationsDemo } from './integrations';
 import { seedRiskDemo } from './risk';
 import { seedThreatDemo } from './threat';
 import { seedTriggerLibraryDemo } from './trigger-library';
-import { seedTaskSchedulesDemo } from './schedules';
+import { seedGovernanceCalendarDemo, seedTaskSchedulesDemo } from './schedules';
 import { seedTicketsDemo } from './tickets';
 import { seedTriggersDemo } from './triggers';
 import { seedWatchlistsDemo } from './watchlists';
@@ -223,6 +223,7 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
   });
   await seedTicketsDemo(db, peopleOf(0), peopleOf(1));
   await seedTaskSchedulesDemo(db, peopleOf(0), context.adminUserId);
+  await seedGovernanceCalendarDemo(db, [peopleOf(0), peopleOf(2)]);
   await seedEscalationDemo(db, peopleOf(0));
   await seedGovernanceDemo(db, peopleOf(0));
   await seedReadinessDemo(db, peopleOf(0));

@@ -37,6 +37,10 @@ const PERMISSIONS = [
   'ASSET_EDIT',
   'RISK_VIEW',
   'RISK_EDIT',
+  'CUSTOM_POLICY_VIEW',
+  'CUSTOM_POLICY_EDIT',
+  'CAT_POLICY_VIEW',
+  'CAT_POLICY_EDIT',
 ] as const;
 
 const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
@@ -277,6 +281,107 @@ describe('REVIEWS_DONE', () => {
     expect(latest(listed!)).toMatchObject({ state: 'FAILING', reason: '1 of 1 reviews are late.' });
   });
 });
+
+describe('REVIEWS_DONE with policies', () => {
+  it('counts policy reviews too: an approved policy overdue for review is a review not done', async () => {
+    const source = await ok<AutoEvidenceSource>(addSource({ kind: 'REVIEWS_DONE', window: 30 }), 201);
+    const evaluated = async (at: Date) => {
+      await evaluateAllAutoEvidence(ctx.database.db, at);
+      const [listed] = (
+        await ok<AutoEvidenceSource[]>(call('GET', `/governance/period/${period.id}/auto-evidence`, viewer))
+      ).filter((item) => item.id === source.id);
+      return latest(listed!);
+    };
+    // A policy reviewed monthly, approved today, and a CAT policy never approved: only the approved one
+    // has a review due.
+    const monthly = await ok<{ id: string; versions: { id: string }[] }>(
+      call('POST', '/governance/policy', editor, {
+        name: 'Access Control Policy',
+        body: 'Access is granted by role.',
+        reviewEveryMonths: 1,
+      }),
+      201,
+    );
+    await ok(
+      call('POST', `/governance/policy/${monthly.id}/version/${monthly.versions[0]!.id}/approve`, editor),
+    );
+    await ok(call('POST', '/governance/cat-policy', editor, { name: 'Draft', body: 'Not yet.' }), 201);
+
+    // The risk review falls due in two days, the policy review in a month.
+    const now = new Date();
+    expect(await evaluated(now)).toMatchObject({
+      state: 'PASSING',
+      reason: 'None of 2 reviews is late.',
+      figures: { schedules: 1, policies: 1, late: 0 },
+    });
+    expect(await evaluated(new Date(now.getTime() + 5 * 86_400_000))).toMatchObject({
+      state: 'FAILING',
+      reason: '1 of 2 reviews are late.',
+    });
+    // Forty days on, the policy's review is overdue as well.
+    expect(await evaluated(new Date(now.getTime() + 40 * 86_400_000))).toMatchObject({
+      state: 'FAILING',
+      reason: '2 of 2 reviews are late.',
+      figures: { schedules: 1, policies: 1, late: 2 },
+    });
+  });
+
+  it('passes on policies alone when no risk review is scheduled', async () => {
+    const { orgId: lone, user } = await loneOrg();
+    const framework = await ok<FrameworkDetail>(
+      call('POST', '/governance/framework-library/cisa-cpg-2.0/adopt', user, undefined, lone),
+      201,
+    );
+    const own = await ok<EvaluationPeriod>(
+      call(
+        'POST',
+        `/governance/framework/${framework.id}/period`,
+        user,
+        { name: '2026', startsOn: '2026-01-01', endsOn: '2026-12-31' },
+        lone,
+      ),
+      201,
+    );
+    const add = () =>
+      ok<AutoEvidenceSource>(
+        call(
+          'POST',
+          `/governance/period/${own.id}/control/${framework.controls[1]!.id}/auto-evidence`,
+          user,
+          { kind: 'REVIEWS_DONE', window: 30 },
+          lone,
+        ),
+        201,
+      );
+    expect(latest(await add())).toMatchObject({ state: 'UNKNOWN', reason: 'No review schedule is set.' });
+    const policy = await ok<{ id: string; versions: { id: string }[] }>(
+      call('POST', '/governance/policy', user, { name: 'Vendor Policy', body: 'Vendors are vetted.' }, lone),
+      201,
+    );
+    await ok(
+      call(
+        'POST',
+        `/governance/policy/${policy.id}/version/${policy.versions[0]!.id}/approve`,
+        user,
+        undefined,
+        lone,
+      ),
+    );
+    expect(latest(await add())).toMatchObject({
+      state: 'PASSING',
+      reason: 'None of 1 reviews is late.',
+      figures: { schedules: 0, policies: 1, late: 0 },
+    });
+    // Finalized, the period leaves the daily job (see the rules below).
+    await ok(call('POST', `/governance/period/${own.id}/finalize`, user, undefined, lone));
+  });
+});
+
+async function loneOrg() {
+  const db = ctx.database.db;
+  const id = (await seedOrg(db, { name: 'Lone' })).id;
+  return { orgId: id, user: await seedUser(db, { homeOrgId: id, permissions: [...PERMISSIONS] }) };
+}
 
 describe('rules', () => {
   it('keeps sources to their organisation and permissions', async () => {

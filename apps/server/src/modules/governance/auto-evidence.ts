@@ -17,8 +17,9 @@ import { ownedAssetShare } from '../assets/repo';
 import { findOrg } from '../orgs/repo';
 import { reviewSchedulesNotLate } from '../risk/reviews';
 import { ticketsDoneInTime } from '../tickets/summaries';
-import { findTriggerView } from '../triggers/repo';
+import { findTriggerView, triggerNames } from '../triggers/repo';
 import { triggerRunsSince } from '../triggers/summaries';
+import { policyReviewsNotLate } from './policies';
 import { audit, changePeriod, controlOfPeriod, periodView, type Actor } from './service';
 import { governanceEvidenceEvaluations, governanceEvidenceSources, governancePeriods } from './tables';
 
@@ -96,14 +97,17 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
     };
   }
   if (kind === 'REVIEWS_DONE') {
+    // Review schedules of risks and risk controls, and the review intervals of policies: a policy
+    // whose review is overdue counts as a review not done.
     const org = await findOrg(db, source.orgId);
-    const { total, onTime } = await reviewSchedulesNotLate(
-      db,
-      source.orgId,
-      todayIn(org?.settings.emailTimezone ?? DEFAULT_ORG_SETTINGS.emailTimezone, now),
-    );
-    const late = total - onTime;
-    const figures = { schedules: total, late };
+    const today = todayIn(org?.settings.emailTimezone ?? DEFAULT_ORG_SETTINGS.emailTimezone, now);
+    const [risk, policies] = await Promise.all([
+      reviewSchedulesNotLate(db, source.orgId, today),
+      policyReviewsNotLate(db, source.orgId, today),
+    ]);
+    const total = risk.total + policies.total;
+    const late = total - risk.onTime - policies.onTime;
+    const figures = { schedules: risk.total, policies: policies.total, late };
     if (total === 0) return { state: 'UNKNOWN', reason: 'No review schedule is set.', figures };
     if (late > 0) return { state: 'FAILING', reason: `${late} of ${total} reviews are late.`, figures };
     return { state: 'PASSING', reason: `None of ${total} reviews is late.`, figures };
@@ -153,12 +157,11 @@ async function sourcesJson(db: Db, rows: SourceRow[]): Promise<AutoEvidenceSourc
       ),
     )
     .orderBy(desc(governanceEvidenceEvaluations.evaluatedOn));
-  const names = new Map<string, string>();
-  for (const row of rows) {
-    if (!row.triggerId || names.has(row.triggerId)) continue;
-    const view = await findTriggerView(db, row.orgId, row.triggerId);
-    if (view) names.set(row.triggerId, view.row.name);
-  }
+  const names = await triggerNames(
+    db,
+    rows[0]!.orgId,
+    rows.map((row) => row.triggerId),
+  );
   return rows.map((row) => ({
     id: row.id,
     controlId: row.controlId,
@@ -202,7 +205,7 @@ export function describeSource(source: AutoEvidenceSource): string {
     case 'ASSETS_INVENTORIED':
       return `Assets with an owner at least ${source.threshold}% (seen in the last ${source.window} days)`;
     case 'REVIEWS_DONE':
-      return 'No risk or control review late';
+      return 'No risk, control or policy review late';
   }
 }
 

@@ -40,6 +40,27 @@ describe('crosswalk to CSF 2.0', () => {
     expect(crosswalkSuggestions('iso-27001', [{ ref: 'A.5', status: 'IMPLEMENTED' }]).size).toBe(0);
   });
 
+  it('maps every CPG 2.0 goal, and only those, to real CSF 2.0 subcategories', () => {
+    const csf = refsOf('nist-csf-2.0');
+    const goals = [...refsOf('cisa-cpg-2.0')].filter((ref) => /^\d\.[A-Z]$/.test(ref));
+    expect(goals).toHaveLength(34);
+    const suggestions = crosswalkSuggestions(
+      'cisa-cpg-2.0',
+      goals.map((ref) => ({ ref, status: 'IMPLEMENTED' as const })),
+    );
+    expect(new Set([...suggestions.values()].flatMap((item) => item.from))).toEqual(new Set(goals));
+    for (const ref of suggestions.keys()) expect(csf, ref).toContain(ref);
+    // A governance goal lands on Govern, a recovery goal on Recover.
+    expect(
+      crosswalkSuggestions('cisa-cpg-2.0', [{ ref: '1.A', status: 'PARTIALLY_IMPLEMENTED' }]).get('GV.RR-02'),
+    ).toEqual({ status: 'PARTIALLY_IMPLEMENTED', from: ['1.A'] });
+    expect(
+      crosswalkSuggestions('cisa-cpg-2.0', [{ ref: '6.A', status: 'IMPLEMENTED' }]).get('RC.RP-01')?.status,
+    ).toBe('IMPLEMENTED');
+    // 1.0.1 refs mean other goals in 2.0: a 1.0.1 answer is not read as a 2.0 one.
+    expect(crosswalkSuggestions('cisa-cpg-2.0', [{ ref: '2.X', status: 'IMPLEMENTED' }]).size).toBe(0);
+  });
+
   it('reads the sources the contracts name', () => {
     expect(crosswalkSources()).toEqual([...CROSSWALK_SOURCES]);
   });

@@ -107,7 +107,7 @@ describe('evidence report', () => {
     expect(text).toContain('Budget asked for next year');
     const flowing = text.replace(/\s+/g, ' ');
     expect(flowing).toContain(`Automatic evidence Control Source State Reason Evaluated ${first!.ref}`);
-    expect(flowing).toContain('No risk or control review late UNKNOWN No review schedule is set.');
+    expect(flowing).toContain('No risk, control or policy review late UNKNOWN No review schedule is set.');
     expect(text).toContain('2 incidents opened in the period');
     expect(text).toContain('The risk register is not available to the requester.');
     expect(text).toContain('Information Security');

@@ -25,7 +25,8 @@ let entries: LibraryEntry[] | undefined;
 
 /**
  * The frameworks every organisation may adopt: NIST CSF 2.0 read from NIST's OSCAL catalog, the CISA
- * performance goals and the FFIEC CAT from data files of their structure. Read once, when first asked.
+ * performance goals (2.0, and 1.0.1 for organisations that keep its records) and the FFIEC CAT from data
+ * files of their structure. Read once, when first asked.
  */
 export function frameworkLibrary(): LibraryEntry[] {
   entries ??= [
@@ -37,6 +38,7 @@ export function frameworkLibrary(): LibraryEntry[] {
         'their implementation examples, and the four CSF tiers.',
       tiers: CSF_TIERS,
     }),
+    entry('cisa-cpg-2.0', 'CISA', readJson('cisa-cpg-2.0.json') as FrameworkTemplate),
     entry('cisa-cpg', 'CISA', readJson('cisa-cpg.json') as FrameworkTemplate),
     entry('ffiec-cat', 'FFIEC', readJson('ffiec-cat.json') as FrameworkTemplate),
   ];

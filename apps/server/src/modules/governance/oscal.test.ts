@@ -119,6 +119,7 @@ describe('framework library', () => {
     const library = frameworkLibrary();
     expect(library.map((item) => [item.key, item.sectionCount, item.controlCount])).toEqual([
       ['nist-csf-2.0', 28, 106],
+      ['cisa-cpg-2.0', 6, 34],
       ['cisa-cpg', 5, 38],
       ['ffiec-cat', 5 + 15 + 30, 150],
     ]);
@@ -128,6 +129,35 @@ describe('framework library', () => {
     expect(cat.tiers).toEqual(['Baseline', 'Evolving', 'Intermediate', 'Advanced', 'Innovative']);
     expect(cat.riskProfile?.levels).toEqual(['Least', 'Minimal', 'Moderate', 'Significant', 'Most']);
     expect(cat.riskProfile?.categories).toHaveLength(5);
+  });
+
+  it('ships CPG 2.0 under the six CSF 2.0 functions, its goals numbered by function', () => {
+    const cpg = frameworkLibrary().find((item) => item.key === 'cisa-cpg-2.0')!.template;
+    expect(cpg.name).toBe('CISA Cross-Sector Cybersecurity Performance Goals 2.0');
+    expect(cpg.sections.map((section) => [section.ref, section.controls.length])).toEqual([
+      ['GV', 5],
+      ['ID', 5],
+      ['PR', 19],
+      ['DE', 2],
+      ['RS', 2],
+      ['RC', 1],
+    ]);
+    for (const [index, section] of cpg.sections.entries()) {
+      expect(section.sections).toEqual([]);
+      const letters = section.controls.map((control) => control.ref);
+      // 1.A, 1.B, … under the first function, 2.A, … under the second: no gaps, no repeats.
+      expect(letters).toEqual(
+        letters.map((_, position) => `${index + 1}.${String.fromCharCode(65 + position)}`),
+      );
+      for (const control of section.controls) {
+        expect(control.title.length, control.ref).toBeGreaterThan(0);
+        expect(control.statement.length, control.ref).toBeGreaterThan(0);
+      }
+    }
+    const goals = cpg.sections.flatMap((section) => section.controls);
+    expect(goals.find((goal) => goal.ref === '1.A')?.title).toBe('Establish Cybersecurity Responsibilities');
+    expect(goals.find((goal) => goal.ref === '6.A')?.title).toBe('Execute Incident Recovery Plan');
+    expect(new Set(goals.map((goal) => goal.title)).size).toBe(34);
   });
 
   it('gives every section and control of a library framework its own ref', () => {

@@ -1,14 +1,15 @@
-import type {
-  Permission,
-  PolicyAcknowledgements,
-  PolicyDetail,
-  PolicyInput,
-  PolicyKind,
-  PolicySummary,
-  PolicyUpdate,
-  PolicyVersionInput,
-  TicketKind,
-  TicketPolicyLink,
+import {
+  POLICY_KINDS,
+  type Permission,
+  type PolicyAcknowledgements,
+  type PolicyDetail,
+  type PolicyInput,
+  type PolicyKind,
+  type PolicySummary,
+  type PolicyUpdate,
+  type PolicyVersionInput,
+  type TicketKind,
+  type TicketPolicyLink,
 } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import type { AccessContext } from '../../platform/access';
@@ -51,6 +52,40 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 /** The newest approved version: the current one. `versions` are newest first. */
 const currentOf = (versions: PolicyVersionRow[]) => versions.find((version) => version.approvedOn !== null);
+
+/**
+ * When a policy is next due for review: its last review, else its first approval, plus its interval;
+ * null before any version is approved. A review is overdue once that date has passed.
+ */
+function nextReviewOf(row: PolicyRow, own: PolicyVersionRow[]): string | null {
+  const firstApproval = own
+    .map((version) => version.approvedOn)
+    .filter((approvedOn): approvedOn is Date => approvedOn !== null)
+    .sort((a, b) => a.getTime() - b.getTime())[0];
+  const reviewFrom = row.lastReviewedOn ?? firstApproval?.toISOString().slice(0, 10) ?? null;
+  return reviewFrom ? addMonths(reviewFrom, row.reviewEveryMonths) : null;
+}
+
+/**
+ * The review schedules of the organisation's policies (custom and CAT ones with an approved version)
+ * and how many of them are not overdue on `on` (YYYY-MM-DD): the automatic evidence of reviews done.
+ */
+export async function policyReviewsNotLate(db: Db, orgId: string, on: string) {
+  const rows = (await Promise.all(POLICY_KINDS.map((kind) => listPolicyRows(db, orgId, kind)))).flat();
+  const versions = await listVersions(
+    db,
+    orgId,
+    rows.map((row) => row.id),
+  );
+  const due = rows.flatMap(
+    (row) =>
+      nextReviewOf(
+        row,
+        versions.filter((version) => version.policyId === row.id),
+      ) ?? [],
+  );
+  return { total: due.length, onTime: due.filter((nextReviewOn) => nextReviewOn >= on).length };
+}
 
 /** The audience of acknowledgements: the organisation's active people. */
 const audienceOf = (db: Db, orgId: string) =>
@@ -120,12 +155,7 @@ async function summaries(db: Db, access: AccessContext, rows: PolicyRow[]) {
     list: rows.map((row): PolicySummary => {
       const own = versionsOf.get(row.id) ?? [];
       const current = currentOf(own);
-      const firstApproval = own
-        .map((version) => version.approvedOn)
-        .filter((approvedOn): approvedOn is Date => approvedOn !== null)
-        .sort((a, b) => a.getTime() - b.getTime())[0];
-      const reviewFrom = row.lastReviewedOn ?? firstApproval?.toISOString().slice(0, 10) ?? null;
-      const nextReviewOn = reviewFrom ? addMonths(reviewFrom, row.reviewEveryMonths) : null;
+      const nextReviewOn = nextReviewOf(row, own);
       const acknowledgers = new Set(
         acknowledgements
           .filter((ack) => current && ack.versionId === current.id && audienceIds.has(ack.userId))

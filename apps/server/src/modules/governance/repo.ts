@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { tickets } from '../tickets/tables';
-import { triggers } from '../triggers/tables';
+import { ticketRefs } from '../tickets/repo';
+import { triggerNames } from '../triggers/repo';
 import { users } from '../users/tables';
 import {
   governanceAnswers,
@@ -165,13 +165,22 @@ export async function updateSection(
     .where(and(eq(governanceSections.orgId, orgId), eq(governanceSections.id, id)));
 }
 
+/** The controls of a framework in order, each with the name of the trigger it names (alertable ones). */
 export async function listControls(db: Db, orgId: string, frameworkId: string) {
-  return db
-    .select({ row: governanceControls, triggerName: triggers.name })
+  const rows = await db
+    .select()
     .from(governanceControls)
-    .leftJoin(triggers, eq(triggers.id, governanceControls.triggerId))
     .where(and(eq(governanceControls.orgId, orgId), eq(governanceControls.frameworkId, frameworkId)))
     .orderBy(asc(governanceControls.position));
+  const names = await triggerNames(
+    db,
+    orgId,
+    rows.map((row) => row.triggerId),
+  );
+  return rows.map((row) => ({
+    row,
+    triggerName: row.triggerId ? (names.get(row.triggerId) ?? null) : null,
+  }));
 }
 
 export async function findControl(
@@ -313,10 +322,9 @@ const evidenceColumns = {
 
 /** Evidence of a period (of one control when given), oldest first, with the tickets it names. */
 export async function listEvidence(db: Db, orgId: string, periodId: string, controlId?: string) {
-  return db
-    .select({ row: evidenceColumns, ticketSlug: tickets.slug, ticketKind: tickets.kind })
+  const rows = await db
+    .select(evidenceColumns)
     .from(governanceEvidence)
-    .leftJoin(tickets, eq(tickets.id, governanceEvidence.ticketId))
     .where(
       and(
         eq(governanceEvidence.orgId, orgId),
@@ -325,6 +333,15 @@ export async function listEvidence(db: Db, orgId: string, periodId: string, cont
       ),
     )
     .orderBy(asc(governanceEvidence.createdOn), asc(governanceEvidence.id));
+  const refs = await ticketRefs(
+    db,
+    orgId,
+    rows.map((row) => row.ticketId),
+  );
+  return rows.map((row) => {
+    const ticket = row.ticketId ? refs.get(row.ticketId) : undefined;
+    return { row, ticketSlug: ticket?.slug ?? null, ticketKind: ticket?.kind ?? null };
+  });
 }
 
 export async function countEvidenceFiles(db: Db, orgId: string, periodId: string, controlId: string) {

@@ -100,6 +100,7 @@ describe('framework library and adoption', () => {
     const library = await ok<LibraryFramework[]>(call('GET', '/governance/framework-library', viewer));
     expect(library.map((item) => [item.key, item.adoptedId])).toEqual([
       ['nist-csf-2.0', null],
+      ['cisa-cpg-2.0', null],
       ['cisa-cpg', null],
       ['ffiec-cat', null],
     ]);
@@ -543,6 +544,46 @@ describe('crosswalk from CAT to CSF 2.0', () => {
     // Saving the reviewed answer accepts it and clears the suggestion.
     const accepted = await answer(csfPeriod, control(csf, 'ID.AM-02').id, 'IMPLEMENTED');
     expect(accepted).toMatchObject({ status: 'IMPLEMENTED', suggestion: null });
+  });
+
+  it('carries CPG 2.0 goals over to the CSF 2.0 subcategories they map to', async () => {
+    const cpg = await ok<FrameworkDetail>(adopt('cisa-cpg-2.0'), 201);
+    expect(cpg).toMatchObject({
+      name: 'CISA Cross-Sector Cybersecurity Performance Goals 2.0',
+      controlCount: 34,
+    });
+    const frameworks = await ok<FrameworkSummary[]>(call('GET', '/governance/frameworks', viewer));
+    const csfId = frameworks.find((item) => item.libraryKey === 'nist-csf-2.0')!.id;
+    const csf = await ok<FrameworkDetail>(call('GET', `/governance/framework/${csfId}`, viewer));
+    const newPeriod = (frameworkId: string, name: string) =>
+      ok<EvaluationPeriod>(
+        call('POST', `/governance/framework/${frameworkId}/period`, editor, {
+          name,
+          startsOn: '2026-01-01',
+          endsOn: '2026-12-31',
+        }),
+        201,
+      );
+    const cpgPeriod = await newPeriod(cpg.id, 'CPG 2026');
+    const csfPeriod = await newPeriod(csf.id, 'CSF 2026');
+    const goal = cpg.controls.find((item) => item.ref === '1.E')!;
+    await ok(
+      call('PUT', `/governance/period/${cpgPeriod.id}/control/${goal.id}`, editor, {
+        status: 'PARTIALLY_IMPLEMENTED',
+      }),
+    );
+    const result = await ok<{ suggested: number; alreadyAnswered: number }>(
+      call('POST', `/governance/period/${csfPeriod.id}/carry-over`, editor, { fromPeriodId: cpgPeriod.id }),
+    );
+    expect(result).toEqual({ suggested: 3, alreadyAnswered: 0 });
+    const answers = await ok<ControlAnswer[]>(
+      call('GET', `/governance/period/${csfPeriod.id}/answers`, viewer),
+    );
+    const suggested = answers
+      .filter((item) => item.suggestion !== null)
+      .map((item) => csf.controls.find((control) => control.id === item.controlId)!.ref);
+    expect(suggested.sort()).toEqual(['GV.SC-06', 'GV.SC-07', 'GV.SC-09']);
+    expect(answers.every((item) => item.status === null)).toBe(true);
   });
 });
 

@@ -173,8 +173,8 @@ export const governanceRoutes =
           tags: TAGS,
           summary: 'The framework library',
           description:
-            "NIST CSF 2.0 (from NIST's OSCAL catalog), the CISA Cross-Sector Cybersecurity Performance Goals and " +
-            'the FFIEC CAT structure, each with `adoptedId` when the organisation has adopted it.',
+            "NIST CSF 2.0 (from NIST's OSCAL catalog), the CISA Cross-Sector Cybersecurity Performance Goals 2.0 " +
+            'and 1.0.1, and the FFIEC CAT structure, each with `adoptedId` when the organisation has adopted it.',
           params: orgParamsSchema,
           response: { 200: z.array(libraryFrameworkSchema) },
         },

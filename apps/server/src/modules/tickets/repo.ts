@@ -153,6 +153,21 @@ export async function findTicketView(
 }
 
 /** Locks the ticket row for the rest of the transaction. */
+/** The kind and slug of the organisation's tickets by id, for other modules; ids not found are left out. */
+export async function ticketRefs(
+  db: Db,
+  orgId: string,
+  ids: (string | null)[],
+): Promise<Map<string, { kind: TicketKind; slug: string }>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: tickets.id, kind: tickets.kind, slug: tickets.slug })
+    .from(tickets)
+    .where(and(eq(tickets.orgId, orgId), inArray(tickets.id, wanted)));
+  return new Map(rows.map((row) => [row.id, { kind: row.kind as TicketKind, slug: row.slug }]));
+}
+
 export async function lockTicket(tx: Db, orgId: string, id: string): Promise<TicketRow | undefined> {
   const [row] = await tx
     .select()

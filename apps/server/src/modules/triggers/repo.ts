@@ -1,5 +1,5 @@
 import type { TriggerDomain, TriggerSortField, TriggerState, TriggerType } from '@vigil/contracts';
-import { and, asc, desc, eq, ilike, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { savedQueries } from '../saved-queries/tables';
 import { triggerRuns, triggers, triggerSchedules } from './tables';
@@ -93,6 +93,21 @@ export async function listTriggers(
 export async function findTriggerView(db: Db, orgId: string, id: string): Promise<TriggerView | undefined> {
   const [view] = await selectViews(db).where(and(eq(triggers.id, id), eq(triggers.orgId, orgId)));
   return view;
+}
+
+/** The names of the organisation's triggers by id, for other modules; ids not found are left out. */
+export async function triggerNames(
+  db: Db,
+  orgId: string,
+  ids: (string | null)[],
+): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: triggers.id, name: triggers.name })
+    .from(triggers)
+    .where(and(eq(triggers.orgId, orgId), inArray(triggers.id, wanted)));
+  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 export async function insertTrigger(db: Db, values: NewTrigger): Promise<TriggerRow> {
