@@ -15,7 +15,8 @@ import type { NewEventRow } from './store';
  * - every write of events raises the version of the hours it writes, in its own transaction, and a
  *   rolled-up hour counts only while its version is the hour's current one (late events included);
  * - retention forgets the roll-ups of the hours it deletes from (`forgetRollupsBefore`).
- * Roll-ups are computed when a chart first needs an hour, and then read by every later view.
+ * Roll-ups are computed ahead by the dashboards' prefill job (`dashboards/prefill.ts`), or else when a
+ * chart first needs an hour, and then read by every later view.
  */
 
 export const HOUR_MS = 3_600_000;
@@ -106,14 +107,14 @@ async function currentHours(db: Db, orgId: string, key: string, hours: readonly 
 /**
  * Computes the roll-up of the scope's whole, ended hours that have none current: one statement, so
  * that the versions it records and the counts it writes come from one snapshot. Run in a
- * transaction: concurrent computations of one roll-up wait for each other.
+ * transaction: concurrent computations of one roll-up wait for each other. Answers the hours computed.
  */
-export async function fillRollups(db: Db, scope: OrgScope, shape: RollupShape, now: Date): Promise<void> {
+export async function fillRollups(db: Db, scope: OrgScope, shape: RollupShape, now: Date): Promise<number> {
   const key = rollupKey(scope, shape);
   const hours = wholeHours(scope, now);
   const current = new Set(await currentHours(db, scope.orgId, key, hours));
   const missing = hours.filter((hour) => !current.has(hour));
-  if (missing.length === 0) return;
+  if (missing.length === 0) return 0;
   const missingSet = new Set(missing);
   const inMissing = outside(
     scope,
@@ -137,6 +138,7 @@ export async function fillRollups(db: Db, scope: OrgScope, shape: RollupShape, n
            AND ts < ${new Date(missing.at(-1)! + HOUR_MS).toISOString()}::timestamptz
       ) e WHERE term IS NOT NULL AND hour = ANY(${isoList(missing)}::timestamptz[]) GROUP BY hour, term
       ON CONFLICT (org_id, rollup, hour, term) DO UPDATE SET count = EXCLUDED.count`);
+  return missing.length;
 }
 
 /**
