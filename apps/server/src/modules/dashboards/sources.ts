@@ -87,7 +87,7 @@ export interface ChartSource {
 const DAY_MS = 86_400_000;
 
 /** Charts count from hourly roll-ups: a dashboard asks the same questions at every view. */
-const CHART_SEARCH = { rollups: true };
+const chartSearch = (now: Date) => ({ rollups: true, now });
 
 // ---------------------------------------------------------------------------------------------------
 // Saved and library queries
@@ -191,8 +191,9 @@ const savedQueries: ChartSource = {
     return { ...spec, savedQueryIds: ids, rowLimit };
   },
 
-  async run(db, access, spec, range) {
+  async run(db, access, spec, range, now) {
     const actor: SearchActor = { orgId: access.org.id, userId: access.user.id };
+    const options = chartSearch(now);
     const queries = await loadQueries(db, access, spec.savedQueryIds);
     const scope = {
       begin: range.begin.toISOString(),
@@ -201,7 +202,7 @@ const savedQueries: ChartSource = {
     };
     const base = { begin: scope.begin, end: scope.end, timeAxis: false };
     const aggregated = queries[0]?.aggregation;
-    if (aggregated) return runAggregate(db, actor, queries[0]!, aggregated, scope, base);
+    if (aggregated) return runAggregate(db, actor, queries[0]!, aggregated, scope, base, options);
 
     if (spec.type === 'events_table') {
       // Realtime sources: at most 45 days back from the end.
@@ -218,7 +219,7 @@ const savedQueries: ChartSource = {
       });
       return { ...base, begin, events: page.items, total: page.total };
     }
-    if (spec.type === 'map') return runMap(db, actor, queries[0]!, scope, base);
+    if (spec.type === 'map') return runMap(db, actor, queries[0]!, scope, base, options);
     if (spec.type === 'badge') {
       const result = await aggregateEvents(
         db,
@@ -228,7 +229,7 @@ const savedQueries: ChartSource = {
           query: queries[0]!.query,
           aggregation: { type: 'count' },
         },
-        CHART_SEARCH,
+        options,
       );
       return { ...base, value: result.value ?? 0 };
     }
@@ -243,7 +244,7 @@ const savedQueries: ChartSource = {
             query: query.query,
             aggregation: { type: 'count' },
           },
-          CHART_SEARCH,
+          options,
         );
         values.push(result.value ?? 0);
       }
@@ -266,7 +267,7 @@ const savedQueries: ChartSource = {
           query: query.query,
           aggregation: { type: 'date_histogram', interval },
         },
-        CHART_SEARCH,
+        options,
       );
       const buckets = result.buckets ?? [];
       if (categories.length === 0) categories = buckets.map((bucket) => bucket.key);
@@ -287,6 +288,7 @@ async function runMap(
   query: SavedQuery,
   scope: { begin: string; end: string; filters: SearchFilter[] },
   base: { begin: string; end: string; timeAxis: boolean },
+  options: ReturnType<typeof chartSearch>,
 ): Promise<ChartData> {
   const result = await aggregateEvents(
     db,
@@ -296,7 +298,7 @@ async function runMap(
       query: query.query,
       aggregation: { type: 'terms', field: CHART_MAP_FIELD, size: AGGREGATION_MAX_TERMS },
     },
-    CHART_SEARCH,
+    options,
   );
   const buckets = result.buckets ?? [];
   const countries = await countriesOf(buckets.map((bucket) => bucket.key));
@@ -321,6 +323,7 @@ async function runAggregate(
   aggregation: Aggregation,
   scope: { begin: string; end: string; filters: SearchFilter[] },
   base: { begin: string; end: string; timeAxis: boolean },
+  options: ReturnType<typeof chartSearch>,
 ): Promise<ChartData> {
   const request = { ...scope, query: query.query };
   if (aggregation.type === 'terms') {
@@ -335,7 +338,7 @@ async function runAggregate(
           size: Math.min(aggregation.size ?? CHART_TOP_VALUES, CHART_TOP_VALUES),
         },
       },
-      CHART_SEARCH,
+      options,
     );
     const buckets = result.buckets ?? [];
     return {
@@ -346,7 +349,7 @@ async function runAggregate(
     };
   }
   if (aggregation.type === 'date_histogram') {
-    const result = await aggregateEvents(db, actor, { ...request, aggregation }, CHART_SEARCH);
+    const result = await aggregateEvents(db, actor, { ...request, aggregation }, options);
     const buckets = result.buckets ?? [];
     return {
       ...base,
@@ -355,7 +358,7 @@ async function runAggregate(
       series: [{ name: query.name, values: buckets.map((bucket) => bucket.count) }],
     };
   }
-  const result = await aggregateEvents(db, actor, { ...request, aggregation }, CHART_SEARCH);
+  const result = await aggregateEvents(db, actor, { ...request, aggregation }, options);
   return { ...base, value: result.value ?? null };
 }
 
