@@ -35,6 +35,8 @@ let editor: SeededUser;
 /** Mid-hour, so that the ranges begin and end inside an hour. */
 const now = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS - 2 * HOUR_MS + 23 * 60_000);
 const specs: { id: string; spec: ChartSpec }[] = [];
+/** Views that counted from the events for want of roll-ups. */
+let deferred = 0;
 
 const rows = async <T>(query: ReturnType<typeof sql>) =>
   ((await ctx.database.db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -62,7 +64,9 @@ async function draw(user: SeededUser): Promise<ChartData[]> {
   const access = await accessOf(user, orgId);
   const answers: ChartData[] = [];
   for (const { spec } of specs) {
-    answers.push(await runChartSpec(ctx.database.db, access, spec, { intervalType: '7D' }, now));
+    answers.push(
+      await runChartSpec(ctx.database.db, access, spec, { intervalType: '7D' }, now, () => deferred++),
+    );
   }
   return answers;
 }
@@ -214,8 +218,9 @@ describe('roll-up prefill', () => {
 
     for (const user of [viewer, restricted]) {
       const viewed = await draw(user);
-      // The view computed nothing: every roll-up hour row is the one the prefill wrote.
+      // The view computed nothing and missed nothing: every roll-up hour row is the prefill's.
       expect(await rollupHours()).toEqual(filled);
+      expect(deferred).toBe(0);
       expect(figures(viewed)).toEqual(await direct(user));
     }
     const [all, restrictedView] = [await draw(viewer), await draw(restricted)];
@@ -245,6 +250,30 @@ describe('roll-up prefill', () => {
     expect(changed.length).toBe(8);
     for (const row of changed) expect(new Date(row.hour).getTime()).toBe(lateHour.getTime());
     expect(figures(await draw(viewer))).toEqual(await direct(viewer));
+  });
+
+  it('counts a view from the events while the roll-ups are missing, and has the job fill them', async () => {
+    const filled = await rollupHours();
+    await ctx.database.db.execute(sql`DELETE FROM event_rollup_counts`);
+    await ctx.database.db.execute(sql`DELETE FROM event_rollup_hours`);
+    deferred = 0;
+    // The first view without roll-ups: the same figures, computing nothing itself.
+    expect(figures(await draw(restricted))).toEqual(await direct(restricted));
+    // One per aggregation: badge 1, pie 2, line 2, bar 1, area 1.
+    expect(deferred).toBe(7);
+    expect(await rollupHours()).toEqual([]);
+    // Over HTTP, such a view queues the prefill of the chart.
+    const badge = specs[0]!.id;
+    const view = await orgRequest(ctx, orgId, 'POST', `/chart/${badge}/data`, viewer, { intervalType: '7D' });
+    expect(view.statusCode).toBe(200);
+    await vi.waitFor(async () => expect((await rollupHours()).length).toBeGreaterThan(300), {
+      timeout: 30_000,
+      interval: 250,
+    });
+    // That chart's one roll-up (denied counts) for both restriction sets, over the 7 days to the job's time.
+    expect(new Set((await rollupHours()).map((row) => row.rollup)).size).toBe(2);
+    await runPrefill(ctx.database.db, { orgId }, now);
+    expect((await rollupHours()).length).toBeGreaterThanOrEqual(filled.length);
   });
 
   it('runs as a job when a chart is created or its saved query changes', async () => {

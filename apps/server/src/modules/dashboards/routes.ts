@@ -297,13 +297,29 @@ export const dashboardRoutes =
         schema: {
           tags: CHART_TAGS,
           summary: 'What a chart draws over a range',
-          description: `CHART_VIEW or DASHBOARD_VIEW. ${RANGE_NOTE}`,
+          description:
+            `CHART_VIEW or DASHBOARD_VIEW. ${RANGE_NOTE} Counts, top terms and histograms of whole hours of ` +
+            'saved queries come from hourly roll-ups, computed ahead by a background job; hours it has not ' +
+            'reached yet are counted from the events (the same figures) and queued for it.',
           params: idParams,
           body: chartRangeSchema,
           response: { 200: chartDataSchema },
         },
       },
-      async (request) => chartData(db, accessOf(request), request.params.id, request.body),
+      async (request) => {
+        let deferred = false;
+        const data = await chartData(db, accessOf(request), request.params.id, request.body, () => {
+          deferred = true;
+        });
+        // Counted from the events for want of roll-ups: have the prefill compute them for the next view.
+        if (deferred) {
+          await queuePrefill(request, prefill, {
+            orgId: accessOf(request).org.id,
+            chartIds: [request.params.id],
+          });
+        }
+        return data;
+      },
     );
 
     app.post(

@@ -81,13 +81,33 @@ export interface ChartSource {
   sku?: SkuGate;
   /** Checks the settings; answers them normalised (row limit defaulted). */
   check(db: Db, access: AccessContext, spec: ChartSpec): Promise<ChartSpec>;
-  run(db: Db, access: AccessContext, spec: ChartSpec, range: Range, now: Date): Promise<ChartData>;
+  /** `onRollupsDeferred`: called when counts were read from the events for want of roll-ups. */
+  run(
+    db: Db,
+    access: AccessContext,
+    spec: ChartSpec,
+    range: Range,
+    now: Date,
+    onRollupsDeferred?: () => void,
+  ): Promise<ChartData>;
 }
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Missing roll-up hours a chart view computes itself: the hours since the last prefill. More (a chart
+ * or viewer the prefill has not reached yet) are counted from the events, about what a direct query
+ * costs, and left to the prefill job (`prefill.ts`), which the view asks for.
+ */
+export const CHART_INLINE_FILL_HOURS = 6;
+
 /** Charts count from hourly roll-ups: a dashboard asks the same questions at every view. */
-const chartSearch = (now: Date) => ({ rollups: true, now });
+const chartSearch = (now: Date, onRollupsDeferred?: () => void) => ({
+  rollups: true,
+  now,
+  rollupFillLimitHours: CHART_INLINE_FILL_HOURS,
+  onRollupsDeferred,
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Saved and library queries
@@ -191,9 +211,9 @@ const savedQueries: ChartSource = {
     return { ...spec, savedQueryIds: ids, rowLimit };
   },
 
-  async run(db, access, spec, range, now) {
+  async run(db, access, spec, range, now, onRollupsDeferred) {
     const actor: SearchActor = { orgId: access.org.id, userId: access.user.id };
-    const options = chartSearch(now);
+    const options = chartSearch(now, onRollupsDeferred);
     const queries = await loadQueries(db, access, spec.savedQueryIds);
     const scope = {
       begin: range.begin.toISOString(),

@@ -107,14 +107,22 @@ async function currentHours(db: Db, orgId: string, key: string, hours: readonly 
 /**
  * Computes the roll-up of the scope's whole, ended hours that have none current: one statement, so
  * that the versions it records and the counts it writes come from one snapshot. Run in a
- * transaction: concurrent computations of one roll-up wait for each other. Answers the hours computed.
+ * transaction: concurrent computations of one roll-up wait for each other. More than `limitHours`
+ * missing are left alone (`deferred`): the answer then counts them from the events.
  */
-export async function fillRollups(db: Db, scope: OrgScope, shape: RollupShape, now: Date): Promise<number> {
+export async function fillRollups(
+  db: Db,
+  scope: OrgScope,
+  shape: RollupShape,
+  now: Date,
+  limitHours = Number.POSITIVE_INFINITY,
+): Promise<{ computed: number; deferred: number }> {
   const key = rollupKey(scope, shape);
   const hours = wholeHours(scope, now);
   const current = new Set(await currentHours(db, scope.orgId, key, hours));
   const missing = hours.filter((hour) => !current.has(hour));
-  if (missing.length === 0) return 0;
+  if (missing.length === 0) return { computed: 0, deferred: 0 };
+  if (missing.length > limitHours) return { computed: 0, deferred: missing.length };
   const missingSet = new Set(missing);
   const inMissing = outside(
     scope,
@@ -138,7 +146,7 @@ export async function fillRollups(db: Db, scope: OrgScope, shape: RollupShape, n
            AND ts < ${new Date(missing.at(-1)! + HOUR_MS).toISOString()}::timestamptz
       ) e WHERE term IS NOT NULL AND hour = ANY(${isoList(missing)}::timestamptz[]) GROUP BY hour, term
       ON CONFLICT (org_id, rollup, hour, term) DO UPDATE SET count = EXCLUDED.count`);
-  return missing.length;
+  return { computed: missing.length, deferred: 0 };
 }
 
 /**

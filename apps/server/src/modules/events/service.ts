@@ -71,6 +71,13 @@ export interface SearchOptions {
    * computing the hours missing first: for charts, which ask the same questions again and again.
    */
   rollups?: boolean;
+  /**
+   * With `rollups`: compute at most this many missing hours before answering; more are counted from
+   * the events (as exact, about what the events query costs) and `onRollupsDeferred` is called, for
+   * the caller to have them computed in the background.
+   */
+  rollupFillLimitHours?: number;
+  onRollupsDeferred?: () => void;
 }
 
 /** The scope fields of every search request (spec 3 section 3). */
@@ -408,7 +415,13 @@ export async function aggregateEvents(
   const now = options.now ?? new Date();
   const shape = options.rollups && 'orgId' in scope ? rollupShape(aggregation, field, scope) : null;
   if (shape && 'orgId' in scope) {
-    await withSearchTimeout(db, options, (tx) => fillRollups(tx, scope, shape, now), 'READ WRITE');
+    const filled = await withSearchTimeout(
+      db,
+      options,
+      (tx) => fillRollups(tx, scope, shape, now, options.rollupFillLimitHours),
+      'READ WRITE',
+    );
+    if (filled.deferred > 0) options.onRollupsDeferred?.();
   }
   const rolled = shape && 'orgId' in scope ? scope : null;
   const characteristics = rolled ? 'ISOLATION LEVEL REPEATABLE READ, READ ONLY' : 'READ ONLY';
@@ -530,12 +543,13 @@ export async function prefillAggregationRollups(
       (Math.floor(until / HOUR_MS) - PREFILL_BATCH_HOURS) * HOUR_MS,
     );
     const batch = { ...scope, begin: new Date(from), end: new Date(until) };
-    computed += await withSearchTimeout(
+    const filled = await withSearchTimeout(
       db,
       options,
       (tx) => fillRollups(tx, batch, shape, now),
       'READ WRITE',
     );
+    computed += filled.computed;
     until = from;
   }
   return computed;
