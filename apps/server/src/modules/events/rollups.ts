@@ -34,12 +34,21 @@ const hourOf = (column: string) =>
  * deadlock on them.
  */
 export async function raiseHourVersions(db: Db, rows: readonly Pick<NewEventRow, 'orgId' | 'ts'>[]) {
-  const hours = new Map<string, { org: string; hour: string }>();
+  // Per row only the hour's number: a batch holds a handful of hours, formatted once each.
+  // Rows mostly come in time order: a row of the previous row's hour adds nothing.
+  const hours = new Map<string, { org: string; hour: number }>();
+  let last: { org: string; hour: number } | undefined;
   for (const row of rows) {
-    const hour = new Date(Math.floor(new Date(row.ts).getTime() / HOUR_MS) * HOUR_MS).toISOString();
-    hours.set(`${row.orgId} ${hour}`, { org: row.orgId, hour });
+    const ms = row.ts instanceof Date ? row.ts.getTime() : Date.parse(String(row.ts));
+    const hour = Math.floor(ms / HOUR_MS);
+    if (last && last.hour === hour && last.org === row.orgId) continue;
+    last = { org: row.orgId, hour };
+    const key = `${row.orgId} ${hour}`;
+    if (!hours.has(key)) hours.set(key, last);
   }
-  const sorted = [...hours.keys()].sort().map((key) => hours.get(key)!);
+  const sorted = [...hours.values()]
+    .sort((a, b) => (a.org < b.org ? -1 : a.org > b.org ? 1 : a.hour - b.hour))
+    .map(({ org, hour }) => ({ org, hour: new Date(hour * HOUR_MS).toISOString() }));
   await db.execute(sql`INSERT INTO event_hour_versions (org_id, hour, version)
     SELECT org, hour, 1 FROM jsonb_to_recordset(${JSON.stringify(sorted)}::jsonb) AS r(org uuid, hour timestamptz)
     ORDER BY org, hour
