@@ -223,7 +223,10 @@ describe('roll-up prefill', () => {
       expect(deferred).toBe(0);
       expect(figures(viewed)).toEqual(await direct(user));
     }
+    // The restricted viewer's roll-ups hold only what they may see.
     const [all, restrictedView] = [await draw(viewer), await draw(restricted)];
+    expect((restrictedView[0] as { value: number }).value).toBeLessThan((all[0] as { value: number }).value);
+    expect((restrictedView[3] as { categories: string[] }).categories.sort()).toEqual(['web-1', 'web-2']);
     // Another organisation cannot have this one's charts filled: it does not see them.
     expect(
       await runPrefill(ctx.database.db, { orgId: otherOrgId, chartIds: specs.map((chart) => chart.id) }, now),
