@@ -13,7 +13,7 @@ import type { JobRunner } from '../../platform/jobs';
 import { AppError } from '../../platform/errors';
 import { histogramInterval, prefillAggregationRollups } from '../events/service';
 import { rowsOf } from '../events/repo';
-import type { AppliedRestriction } from '../restrictions/repo';
+import { appliedColumns, type AppliedRestriction } from '../restrictions/repo';
 import { dataRestrictions } from '../restrictions/tables';
 import { roles } from '../roles/tables';
 import { findSavedQueryView } from '../saved-queries/repo';
@@ -145,15 +145,7 @@ export async function viewerRestrictionSets(db: Db, orgId: string): Promise<Appl
   const restrictions = new Map(
     (allIds.length === 0
       ? []
-      : await db
-          .select({
-            id: dataRestrictions.id,
-            name: dataRestrictions.name,
-            includeQuery: dataRestrictions.includeQuery,
-            excludeQuery: dataRestrictions.excludeQuery,
-          })
-          .from(dataRestrictions)
-          .where(inArray(dataRestrictions.id, allIds))
+      : await db.select(appliedColumns).from(dataRestrictions).where(inArray(dataRestrictions.id, allIds))
     ).map((row) => [row.id, row]),
   );
   return [...sets.values()].map((ids) => ids.map((id) => restrictions.get(id)!));
