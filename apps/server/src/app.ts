@@ -42,6 +42,7 @@ import { APP_VERSION, systemRoutes } from './modules/system/routes';
 import { classifierRoutes } from './modules/classifiers/routes';
 import { customParserRoutes } from './modules/custom-parsers/routes';
 import { dashboardRoutes } from './modules/dashboards/routes';
+import { defineRollupPrefillJobs, prefillQueue } from './modules/dashboards/prefill';
 import { autoEvidenceRoutes } from './modules/governance/auto-evidence-routes';
 import { defineAutoEvidenceJobs } from './modules/governance/auto-evidence';
 import { policyRoutes } from './modules/governance/policy-routes';
@@ -206,6 +207,7 @@ export async function buildApp(deps: AppDeps) {
   defineNoDataJobs(deps.jobs, database.db);
   defineAutoEvidenceJobs(deps.jobs, database.db);
   defineReviewReminderJobs(deps.jobs, database.db, config.PUBLIC_URL);
+  defineRollupPrefillJobs(deps.jobs, database.db);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
   await app.register(systemRoutes(database));
@@ -236,7 +238,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(assetRoutes(database.db));
   await app.register(eventRoutes(database.db));
   await app.register(ingestRoutes(database.db, deps.ingest));
-  await app.register(savedQueryRoutes(database.db));
+  await app.register(savedQueryRoutes(database.db, prefillQueue(deps.jobs)));
   await app.register(watchlistRoutes(database.db));
   await app.register(triggerRoutes(database.db));
   await app.register(triggerScheduleRoutes(database.db));
@@ -249,7 +251,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(governanceRoutes(database.db));
   await app.register(policyRoutes(database.db));
   await app.register(autoEvidenceRoutes(database.db));
-  await app.register(dashboardRoutes(database.db));
+  await app.register(dashboardRoutes(database.db, prefillQueue(deps.jobs)));
   await app.register(workspaceRoutes(database.db));
   await app.register(reportRoutes(database.db, queueOn(deps.jobs)));
   await app.register(homeRoutes(database.db));

@@ -340,6 +340,7 @@ export async function runChartSpec(
   spec: ChartSpec,
   range: ChartRange,
   now = new Date(),
+  onRollupsDeferred?: () => void,
 ): Promise<ChartData> {
   const source = CHART_SOURCES[spec.family];
   const refusal = refusalFor({ permission: source.viewPermission, sku: source.sku }, access);
@@ -354,7 +355,7 @@ export async function runChartSpec(
     );
   }
   const resolved = rangeOf(range, now);
-  return source.run(db, access, spec, resolved, now);
+  return source.run(db, access, spec, resolved, now, onRollupsDeferred);
 }
 
 /** The charts of `ids` the caller's organisation sees (its own and the library's), in any state. */
@@ -373,10 +374,11 @@ export async function chartData(
   access: AccessContext,
   id: string,
   range: ChartRange,
+  onRollupsDeferred?: () => void,
 ): Promise<ChartData> {
   const view = await findChartView(db, access.org.id, id);
   if (!view || view.row.state !== 'ACTIVE') throw chartNotFound();
-  return runChartSpec(db, access, specOf(view.row), range);
+  return runChartSpec(db, access, specOf(view.row), range, new Date(), onRollupsDeferred);
 }
 
 /** The data of a chart not saved yet, checked by the same rules. */

@@ -81,13 +81,33 @@ export interface ChartSource {
   sku?: SkuGate;
   /** Checks the settings; answers them normalised (row limit defaulted). */
   check(db: Db, access: AccessContext, spec: ChartSpec): Promise<ChartSpec>;
-  run(db: Db, access: AccessContext, spec: ChartSpec, range: Range, now: Date): Promise<ChartData>;
+  /** `onRollupsDeferred`: called when counts were read from the events for want of roll-ups. */
+  run(
+    db: Db,
+    access: AccessContext,
+    spec: ChartSpec,
+    range: Range,
+    now: Date,
+    onRollupsDeferred?: () => void,
+  ): Promise<ChartData>;
 }
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Missing roll-up hours a chart view computes itself: the hours since the last prefill. More (a chart
+ * or viewer the prefill has not reached yet) are counted from the events, about what a direct query
+ * costs, and left to the prefill job (`prefill.ts`), which the view asks for.
+ */
+export const CHART_INLINE_FILL_HOURS = 6;
+
 /** Charts count from hourly roll-ups: a dashboard asks the same questions at every view. */
-const CHART_SEARCH = { rollups: true };
+const chartSearch = (now: Date, onRollupsDeferred?: () => void) => ({
+  rollups: true,
+  now,
+  rollupFillLimitHours: CHART_INLINE_FILL_HOURS,
+  onRollupsDeferred,
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Saved and library queries
@@ -191,8 +211,9 @@ const savedQueries: ChartSource = {
     return { ...spec, savedQueryIds: ids, rowLimit };
   },
 
-  async run(db, access, spec, range) {
+  async run(db, access, spec, range, now, onRollupsDeferred) {
     const actor: SearchActor = { orgId: access.org.id, userId: access.user.id };
+    const options = chartSearch(now, onRollupsDeferred);
     const queries = await loadQueries(db, access, spec.savedQueryIds);
     const scope = {
       begin: range.begin.toISOString(),
@@ -201,7 +222,7 @@ const savedQueries: ChartSource = {
     };
     const base = { begin: scope.begin, end: scope.end, timeAxis: false };
     const aggregated = queries[0]?.aggregation;
-    if (aggregated) return runAggregate(db, actor, queries[0]!, aggregated, scope, base);
+    if (aggregated) return runAggregate(db, actor, queries[0]!, aggregated, scope, base, options);
 
     if (spec.type === 'events_table') {
       // Realtime sources: at most 45 days back from the end.
@@ -218,7 +239,7 @@ const savedQueries: ChartSource = {
       });
       return { ...base, begin, events: page.items, total: page.total };
     }
-    if (spec.type === 'map') return runMap(db, actor, queries[0]!, scope, base);
+    if (spec.type === 'map') return runMap(db, actor, queries[0]!, scope, base, options);
     if (spec.type === 'badge') {
       const result = await aggregateEvents(
         db,
@@ -228,7 +249,7 @@ const savedQueries: ChartSource = {
           query: queries[0]!.query,
           aggregation: { type: 'count' },
         },
-        CHART_SEARCH,
+        options,
       );
       return { ...base, value: result.value ?? 0 };
     }
@@ -243,7 +264,7 @@ const savedQueries: ChartSource = {
             query: query.query,
             aggregation: { type: 'count' },
           },
-          CHART_SEARCH,
+          options,
         );
         values.push(result.value ?? 0);
       }
@@ -266,7 +287,7 @@ const savedQueries: ChartSource = {
           query: query.query,
           aggregation: { type: 'date_histogram', interval },
         },
-        CHART_SEARCH,
+        options,
       );
       const buckets = result.buckets ?? [];
       if (categories.length === 0) categories = buckets.map((bucket) => bucket.key);
@@ -287,6 +308,7 @@ async function runMap(
   query: SavedQuery,
   scope: { begin: string; end: string; filters: SearchFilter[] },
   base: { begin: string; end: string; timeAxis: boolean },
+  options: ReturnType<typeof chartSearch>,
 ): Promise<ChartData> {
   const result = await aggregateEvents(
     db,
@@ -296,7 +318,7 @@ async function runMap(
       query: query.query,
       aggregation: { type: 'terms', field: CHART_MAP_FIELD, size: AGGREGATION_MAX_TERMS },
     },
-    CHART_SEARCH,
+    options,
   );
   const buckets = result.buckets ?? [];
   const countries = await countriesOf(buckets.map((bucket) => bucket.key));
@@ -321,6 +343,7 @@ async function runAggregate(
   aggregation: Aggregation,
   scope: { begin: string; end: string; filters: SearchFilter[] },
   base: { begin: string; end: string; timeAxis: boolean },
+  options: ReturnType<typeof chartSearch>,
 ): Promise<ChartData> {
   const request = { ...scope, query: query.query };
   if (aggregation.type === 'terms') {
@@ -335,7 +358,7 @@ async function runAggregate(
           size: Math.min(aggregation.size ?? CHART_TOP_VALUES, CHART_TOP_VALUES),
         },
       },
-      CHART_SEARCH,
+      options,
     );
     const buckets = result.buckets ?? [];
     return {
@@ -346,7 +369,7 @@ async function runAggregate(
     };
   }
   if (aggregation.type === 'date_histogram') {
-    const result = await aggregateEvents(db, actor, { ...request, aggregation }, CHART_SEARCH);
+    const result = await aggregateEvents(db, actor, { ...request, aggregation }, options);
     const buckets = result.buckets ?? [];
     return {
       ...base,
@@ -355,7 +378,7 @@ async function runAggregate(
       series: [{ name: query.name, values: buckets.map((bucket) => bucket.count) }],
     };
   }
-  const result = await aggregateEvents(db, actor, { ...request, aggregation }, CHART_SEARCH);
+  const result = await aggregateEvents(db, actor, { ...request, aggregation }, options);
   return { ...base, value: result.value ?? null };
 }
 

@@ -15,7 +15,8 @@ import type { NewEventRow } from './store';
  * - every write of events raises the version of the hours it writes, in its own transaction, and a
  *   rolled-up hour counts only while its version is the hour's current one (late events included);
  * - retention forgets the roll-ups of the hours it deletes from (`forgetRollupsBefore`).
- * Roll-ups are computed when a chart first needs an hour, and then read by every later view.
+ * Roll-ups are computed ahead by the dashboards' prefill job (`dashboards/prefill.ts`), or else when a
+ * chart first needs an hour, and then read by every later view.
  */
 
 export const HOUR_MS = 3_600_000;
@@ -33,12 +34,21 @@ const hourOf = (column: string) =>
  * deadlock on them.
  */
 export async function raiseHourVersions(db: Db, rows: readonly Pick<NewEventRow, 'orgId' | 'ts'>[]) {
-  const hours = new Map<string, { org: string; hour: string }>();
+  // Per row only the hour's number: a batch holds a handful of hours, formatted once each.
+  // Rows mostly come in time order: a row of the previous row's hour adds nothing.
+  const hours = new Map<string, { org: string; hour: number }>();
+  let last: { org: string; hour: number } | undefined;
   for (const row of rows) {
-    const hour = new Date(Math.floor(new Date(row.ts).getTime() / HOUR_MS) * HOUR_MS).toISOString();
-    hours.set(`${row.orgId} ${hour}`, { org: row.orgId, hour });
+    const ms = row.ts instanceof Date ? row.ts.getTime() : Date.parse(String(row.ts));
+    const hour = Math.floor(ms / HOUR_MS);
+    if (last && last.hour === hour && last.org === row.orgId) continue;
+    last = { org: row.orgId, hour };
+    const key = `${row.orgId} ${hour}`;
+    if (!hours.has(key)) hours.set(key, last);
   }
-  const sorted = [...hours.keys()].sort().map((key) => hours.get(key)!);
+  const sorted = [...hours.values()]
+    .sort((a, b) => (a.org < b.org ? -1 : a.org > b.org ? 1 : a.hour - b.hour))
+    .map(({ org, hour }) => ({ org, hour: new Date(hour * HOUR_MS).toISOString() }));
   await db.execute(sql`INSERT INTO event_hour_versions (org_id, hour, version)
     SELECT org, hour, 1 FROM jsonb_to_recordset(${JSON.stringify(sorted)}::jsonb) AS r(org uuid, hour timestamptz)
     ORDER BY org, hour
@@ -106,14 +116,22 @@ async function currentHours(db: Db, orgId: string, key: string, hours: readonly 
 /**
  * Computes the roll-up of the scope's whole, ended hours that have none current: one statement, so
  * that the versions it records and the counts it writes come from one snapshot. Run in a
- * transaction: concurrent computations of one roll-up wait for each other.
+ * transaction: concurrent computations of one roll-up wait for each other. More than `limitHours`
+ * missing are left alone (`deferred`): the answer then counts them from the events.
  */
-export async function fillRollups(db: Db, scope: OrgScope, shape: RollupShape, now: Date): Promise<void> {
+export async function fillRollups(
+  db: Db,
+  scope: OrgScope,
+  shape: RollupShape,
+  now: Date,
+  limitHours = Number.POSITIVE_INFINITY,
+): Promise<{ computed: number; deferred: number }> {
   const key = rollupKey(scope, shape);
   const hours = wholeHours(scope, now);
   const current = new Set(await currentHours(db, scope.orgId, key, hours));
   const missing = hours.filter((hour) => !current.has(hour));
-  if (missing.length === 0) return;
+  if (missing.length === 0) return { computed: 0, deferred: 0 };
+  if (missing.length > limitHours) return { computed: 0, deferred: missing.length };
   const missingSet = new Set(missing);
   const inMissing = outside(
     scope,
@@ -137,6 +155,7 @@ export async function fillRollups(db: Db, scope: OrgScope, shape: RollupShape, n
            AND ts < ${new Date(missing.at(-1)! + HOUR_MS).toISOString()}::timestamptz
       ) e WHERE term IS NOT NULL AND hour = ANY(${isoList(missing)}::timestamptz[]) GROUP BY hour, term
       ON CONFLICT (org_id, rollup, hour, term) DO UPDATE SET count = EXCLUDED.count`);
+  return { computed: missing.length, deferred: 0 };
 }
 
 /**

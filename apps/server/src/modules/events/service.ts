@@ -37,6 +37,7 @@ import {
   type EventRow,
   type EventScope,
   type EventSort,
+  type OrgScope,
 } from './repo';
 import {
   fillRollups,
@@ -70,6 +71,13 @@ export interface SearchOptions {
    * computing the hours missing first: for charts, which ask the same questions again and again.
    */
   rollups?: boolean;
+  /**
+   * With `rollups`: compute at most this many missing hours before answering; more are counted from
+   * the events (as exact, about what the events query costs) and `onRollupsDeferred` is called, for
+   * the caller to have them computed in the background.
+   */
+  rollupFillLimitHours?: number;
+  onRollupsDeferred?: () => void;
 }
 
 /** The scope fields of every search request (spec 3 section 3). */
@@ -224,15 +232,20 @@ export async function searchScope(
   request: SearchScopeRequest,
   options: SearchOptions = {},
 ): Promise<EventScope> {
-  const { begin, end } = resolveRange(request, options.now ?? new Date());
-  const condition = queryCondition(request.query, request.filters);
   const restrictions = await restrictionsForUser(db, actor.orgId, actor.userId);
-  return {
-    orgId: actor.orgId,
-    begin,
-    end,
-    condition: sql`${condition} AND ${restrictionCondition(restrictions)}`,
-  };
+  return restrictedScope(actor.orgId, restrictions, request, options.now ?? new Date());
+}
+
+/** The scope of a request in an organisation under a set of data restrictions (as `restrictionsForUser` answers them). */
+function restrictedScope(
+  orgId: string,
+  restrictions: readonly AppliedRestriction[],
+  request: SearchScopeRequest,
+  now: Date,
+): OrgScope {
+  const { begin, end } = resolveRange(request, now);
+  const condition = queryCondition(request.query, request.filters);
+  return { orgId, begin, end, condition: sql`${condition} AND ${restrictionCondition(restrictions)}` };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -402,7 +415,13 @@ export async function aggregateEvents(
   const now = options.now ?? new Date();
   const shape = options.rollups && 'orgId' in scope ? rollupShape(aggregation, field, scope) : null;
   if (shape && 'orgId' in scope) {
-    await withSearchTimeout(db, options, (tx) => fillRollups(tx, scope, shape, now), 'READ WRITE');
+    const filled = await withSearchTimeout(
+      db,
+      options,
+      (tx) => fillRollups(tx, scope, shape, now, options.rollupFillLimitHours),
+      'READ WRITE',
+    );
+    if (filled.deferred > 0) options.onRollupsDeferred?.();
   }
   const rolled = shape && 'orgId' in scope ? scope : null;
   const characteristics = rolled ? 'ISOLATION LEVEL REPEATABLE READ, READ ONLY' : 'READ ONLY';
@@ -488,6 +507,52 @@ function rollupShape(
     default:
       return null;
   }
+}
+
+/** Hours of roll-ups one prefill transaction computes at most, so that no statement runs long. */
+export const PREFILL_BATCH_HOURS = 24;
+
+/**
+ * Computes ahead the hourly roll-ups that `aggregateEvents` with `rollups` would read for a viewer
+ * under `restrictions`: the same scope and shape, so the same roll-up, in transactions of at most
+ * PREFILL_BATCH_HOURS hours. Hours already current are left alone (running it again computes
+ * nothing). Answers the hours computed; aggregations without a roll-up compute none.
+ */
+export async function prefillAggregationRollups(
+  db: Db,
+  orgId: string,
+  restrictions: readonly AppliedRestriction[],
+  request: SearchScopeRequest & { aggregation: Aggregation },
+  options: SearchOptions = {},
+): Promise<number> {
+  const { aggregation } = request;
+  const now = options.now ?? new Date();
+  const field =
+    aggregation.type === 'count' || aggregation.type === 'date_histogram'
+      ? null
+      : aggregationField(aggregation.field);
+  const scope = restrictedScope(orgId, restrictions, request, now);
+  const shape = rollupShape(aggregation, field, scope);
+  if (!shape) return 0;
+  const last = Math.min(scope.end.getTime(), now.getTime());
+  let computed = 0;
+  // Newest hours first: the ones a viewer is likeliest to ask for.
+  for (let until = last; until > scope.begin.getTime();) {
+    const from = Math.max(
+      scope.begin.getTime(),
+      (Math.floor(until / HOUR_MS) - PREFILL_BATCH_HOURS) * HOUR_MS,
+    );
+    const batch = { ...scope, begin: new Date(from), end: new Date(until) };
+    const filled = await withSearchTimeout(
+      db,
+      options,
+      (tx) => fillRollups(tx, batch, shape, now),
+      'READ WRITE',
+    );
+    computed += filled.computed;
+    until = from;
+  }
+  return computed;
 }
 
 async function histogram(

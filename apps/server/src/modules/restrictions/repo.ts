@@ -29,6 +29,14 @@ export interface AppliedRestriction {
   excludeQuery: string | null;
 }
 
+/** The columns of a restriction as a search applies it. */
+export const appliedColumns = {
+  id: dataRestrictions.id,
+  name: dataRestrictions.name,
+  includeQuery: dataRestrictions.includeQuery,
+  excludeQuery: dataRestrictions.excludeQuery,
+};
+
 const fullName = sql<string>`${users.firstName} || ' ' || ${users.lastName}`;
 const byName = [sql`lower(${users.lastName})`, sql`lower(${users.firstName})`, asc(users.id)];
 
@@ -196,12 +204,7 @@ export async function restrictionsForUser(
   const applying: SQL = or(eq(targets.userId, userId), inArray(targets.targetOrgId, homeOrg))!;
   const restrictionIds = db.select({ id: targets.restrictionId }).from(targets).where(applying);
   return db
-    .select({
-      id: dataRestrictions.id,
-      name: dataRestrictions.name,
-      includeQuery: dataRestrictions.includeQuery,
-      excludeQuery: dataRestrictions.excludeQuery,
-    })
+    .select(appliedColumns)
     .from(dataRestrictions)
     .where(
       and(

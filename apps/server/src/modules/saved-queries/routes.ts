@@ -10,6 +10,8 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { accessOf } from '../../platform/access';
 import { orgParamsSchema } from '../../platform/http';
+import type { PrefillQueue } from '../dashboards/prefill';
+import { queuePrefill } from '../dashboards/routes';
 import { listSavedQueries } from './repo';
 import {
   createSavedQuery,
@@ -39,7 +41,7 @@ const WRITE_NOTE =
 
 /** Saved queries (spec 3): the organisation's own and the provider's library. */
 export const savedQueryRoutes =
-  (db: Db): FastifyPluginAsyncZod =>
+  (db: Db, prefill?: PrefillQueue): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/org/:orgId/saved-queries',
@@ -115,7 +117,12 @@ export const savedQueryRoutes =
           response: { 200: savedQuerySchema },
         },
       },
-      async (request) => replaceSavedQuery(db, actorOf(request), request.params.id, request.body),
+      async (request) => {
+        const saved = await replaceSavedQuery(db, actorOf(request), request.params.id, request.body);
+        // The charts drawing the query count another condition now: roll-ups to fill ahead.
+        await queuePrefill(request, prefill, { savedQueryId: saved.id });
+        return saved;
+      },
     );
 
     app.delete(
