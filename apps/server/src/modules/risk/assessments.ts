@@ -321,7 +321,6 @@ export async function completeAssessment(
   ref: string,
   version: number,
 ): Promise<AssessmentDetail> {
-  const orgId = actor.access.org.id;
   const row = await db.transaction(async (tx) => {
     const current = await lockEditable(tx, actor.access, ref, version);
     const [detail] = await toDetails(tx, [current]);
