@@ -137,3 +137,43 @@ test('a risk officer completes an assessment once its summary is written, then e
   const pdf = await readFile((await download.path())!);
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
 });
+
+test('a risk officer links an incident to a risk from the risk page, sees it on both sides and unlinks it', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signInThroughPage(page, 'compliance@firstharbor.example');
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto(`${baseUrl()}/risk/risks/register/R-0003`);
+  const incidents = page.getByRole('table', { name: 'Incidents that realised this risk' });
+  await expect(page.getByRole('heading', { name: 'Incidents that realised this risk' })).toBeVisible();
+
+  await page.getByRole('combobox', { name: 'Link an incident' }).fill('Malware');
+  await page.getByRole('option', { name: /Malware on teller-07/ }).click();
+  await page.getByRole('button', { name: 'Link an incident' }).click();
+  await expect(page.getByText('Links saved.')).toBeVisible();
+  const row = incidents.getByRole('row').filter({ hasText: 'Malware on teller-07' });
+  await expect(row).toBeVisible();
+
+  // The incident's Risks panel lists the risk.
+  await row.getByRole('link', { name: /^INC-\d+$/ }).click();
+  await expect(page).toHaveURL(/\/tickets\/incident\/INC-\d+/);
+  await expect(
+    page.getByRole('table', { name: 'Risks' }).getByRole('link', { name: 'R-0003' }),
+  ).toBeVisible();
+
+  // Back on the risk, unlinking asks first.
+  await page.goto(`${baseUrl()}/risk/risks/register/R-0003`);
+  const slug = (await row.getByRole('link').textContent())!;
+  await page.getByRole('button', { name: `Unlink ${slug}` }).click();
+  await page
+    .getByRole('dialog', { name: 'Unlink the incident' })
+    .getByRole('button', { name: 'Unlink' })
+    .click();
+  await expect(incidents.getByText('Malware on teller-07')).toHaveCount(0);
+
+  // The demo's closed port-scan incident left a risk's scores to revisit: the register finds it.
+  await page.getByRole('link', { name: 'Risk register' }).click();
+  await page.getByRole('checkbox', { name: 'Scores to revisit only' }).check();
+  await expect(page.getByRole('row').filter({ hasText: 'Scores to revisit' }).first()).toBeVisible();
+});

@@ -3,6 +3,7 @@ import { pageParams } from './query-params';
 import {
   RISK_LEVELS,
   RISK_MAX_REFS,
+  RISK_MODULES,
   RISK_NAME_MAX_LENGTH,
   RISK_TEXT_MAX_LENGTH,
   type RiskLevel,
@@ -46,6 +47,8 @@ const itemIds = z.array(z.uuid()).max(RISK_MAX_REFS);
 
 export const assessmentCreateSchema = z.object({
   kind: z.enum(ASSESSMENT_KINDS),
+  /** The risk module assessed, one the organisation holds; default the first it holds. */
+  module: z.enum(RISK_MODULES).optional(),
   name: z.string().trim().min(1).max(RISK_NAME_MAX_LENGTH),
   executiveSummary: z.string().trim().max(RISK_TEXT_MAX_LENGTH).default(''),
   /** Risks (kind RISK) or inventory items (kind INVENTORY) of the register. */
@@ -71,6 +74,14 @@ export const assessmentCompleteSchema = z.object({ version: z.number().int().pos
 
 export const assessmentListQuerySchema = z.object({
   kind: z.enum(ASSESSMENT_KINDS).optional(),
+  /** Modules to show (comma-separated); default and upper bound: the modules the organisation holds. */
+  modules: z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) =>
+      (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean),
+    )
+    .pipe(z.array(z.enum(RISK_MODULES)))
+    .optional(),
   state: z.enum(ASSESSMENT_STATES).optional(),
   ...pageParams,
 });
@@ -87,6 +98,7 @@ export const assessmentSchema = z.object({
   id: z.string(),
   publicId: z.string(),
   kind: z.enum(ASSESSMENT_KINDS),
+  module: z.enum(RISK_MODULES),
   name: z.string(),
   state: z.enum(ASSESSMENT_STATES),
   itemCount: z.number(),

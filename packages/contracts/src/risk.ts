@@ -126,6 +126,7 @@ export const RISK_HISTORY_KINDS = [
   'LINKS',
   'EVIDENCE',
   'REVIEW',
+  'REVISIT',
 ] as const;
 export type RiskHistoryKind = (typeof RISK_HISTORY_KINDS)[number];
 
@@ -386,6 +387,8 @@ export const riskListQuerySchema = z.object({
   residualRisk: csvList.pipe(z.array(level)).optional(),
   businessOwnerId: z.uuid().optional(),
   tagId: z.uuid().optional(),
+  /** true: only risks whose scores are to revisit (a linked incident was closed with a root cause). */
+  revisit: queryFlag.optional(),
   sortBy: z.enum(RISK_SORT_FIELDS).default('number'),
   desc: queryFlag.default(false),
   ...pageParams,
@@ -431,6 +434,13 @@ export const riskSchema = riskRefSchema.extend({
   controlStrength: scoreOut(strength),
   residualRisk: scoreOut(level),
   riskDirection: z.enum(RISK_DIRECTIONS).nullable(),
+  /**
+   * Scores to revisit: set when a linked incident was closed with a resolution (its root cause), with
+   * since when and those incidents; cleared when the scores are next saved. Null otherwise.
+   */
+  revisitScores: z
+    .object({ since: z.string(), incidents: z.array(z.object({ id: z.string(), slug: z.string() })) })
+    .nullable(),
   version: z.number(),
   createdOn: z.string(),
   modifiedOn: z.string(),
@@ -454,6 +464,21 @@ export const controlRefSchema = z.object({
   name: z.string(),
   overallScore: strength.nullable(),
 });
+
+/** A trigger (triggers module) related to a control: its state and when it last raised alerts. */
+export const controlTriggerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  domain: z.string(),
+  state: z.string(),
+  /** Whether the trigger runs (state ACTIVE). */
+  active: z.boolean(),
+  lastFiredOn: z.string().nullable(),
+});
+export type ControlTrigger = z.infer<typeof controlTriggerSchema>;
+
+/** A control linked to a risk, with the triggers related to it. */
+export const riskControlSchema = controlRefSchema.extend({ triggers: z.array(controlTriggerSchema) });
 
 /** A system, application or vendor linked to a risk, and a line item of one. */
 export const riskSystemRefSchema = z.object({
@@ -484,13 +509,21 @@ export const riskIncidentsInputSchema = z.object({
   slugs: z.array(z.string().trim().min(1).max(32)).max(RISK_MAX_REFS),
 });
 
+/** A register risk linked to an incident, as the incident page shows it. */
+export const incidentRiskSchema = riskRefSchema.extend({
+  residualRisk: level.nullable(),
+  revisitScores: riskSchema.shape.revisitScores,
+});
+export type IncidentRisk = z.infer<typeof incidentRiskSchema>;
+export const incidentRisksInputSchema = z.object({ riskIds: ids });
+
 export const riskDetailSchema = riskSchema.extend({
   businessUnits: z.array(named),
   watchers: z.array(named),
   audits: z.array(named),
   policies: z.array(named),
   tags: z.array(named),
-  controls: z.array(controlRefSchema),
+  controls: z.array(riskControlSchema),
   relatedRisks: z.array(riskRefSchema),
   systems: z.array(riskSystemRefSchema),
   lineItems: z.array(riskLineItemRefSchema),
@@ -522,6 +555,8 @@ export const controlFields = {
   operatingEffectiveness: strength.nullable().optional(),
   overallScore: scoreInput(strength).optional(),
   riskIds: ids.optional(),
+  /** Triggers of the organisation related to the control (library controls have none). */
+  triggerIds: ids.optional(),
 };
 
 export const controlCreateSchema = z.object({ name, ...controlFields });
@@ -569,6 +604,7 @@ export const controlListSchema = z.object({ items: z.array(controlSchema), total
 
 export const controlDetailSchema = controlSchema.extend({
   risks: z.array(riskRefSchema),
+  triggers: z.array(controlTriggerSchema),
   evidence: z.array(
     z.object({
       id: z.string(),

@@ -41,6 +41,7 @@ export async function seedAssessmentDemo(
   const items = await coveredItems(tx, orgId, 'RISK', riskIds);
   const completedOn = new Date(now.getTime() - 60 * DAY_MS);
   await add('RISK', 'Annual information security risk assessment', riskIds, {
+    module: 'INFORMATION_SECURITY',
     state: 'COMPLETED',
     executiveSummary:
       'Phishing and ransomware remain the bank’s most severe risks. Multi-factor authentication for ' +
@@ -55,7 +56,8 @@ export async function seedAssessmentDemo(
     createdOn: new Date(completedOn.getTime() - 14 * DAY_MS),
     modifiedOn: completedOn,
   });
-  await add('INVENTORY', 'Core systems and vendors review', ids.inventoryIds.slice(0, 6), {
+  await add('INVENTORY', 'Core systems review', ids.inventoryIds.slice(0, 6), {
+    module: 'SYSTEMS_AND_APPLICATIONS',
     state: 'SAVED',
     version: 2,
   });

@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm';
 import {
   addReviewInterval,
   publicIdOf,
@@ -21,7 +22,9 @@ import {
   replaceRelated,
   type Scope,
 } from '../modules/risk/repo';
-import { reviewSchedules } from '../modules/risk/tables';
+import { reviewSchedules, riskControls, riskIncidentLinks, risks } from '../modules/risk/tables';
+import { tickets } from '../modules/tickets/tables';
+import { triggers } from '../modules/triggers/tables';
 import { seedAssessmentDemo } from './risk-assessments';
 import { seedInventoryDemo } from './risk-inventory';
 
@@ -835,6 +838,65 @@ export async function seedRiskDemo(
     for (const schedule of schedules) {
       await tx.insert(reviewSchedules).values({ orgId, watcherIds: [adminId, analystId], ...schedule });
     }
-    await seedAssessmentDemo(tx, harbor, { riskIds, inventoryIds }, now);
+    // The completed assessment covers Information Security risks, the module it assesses.
+    const infoSecRiskIds = riskIds.filter((_, index) => RISKS[index]!.modules.includes(IS));
+    await seedAssessmentDemo(tx, harbor, { riskIds: infoSecRiskIds, inventoryIds }, now);
+    await seedLinkedChain(tx, orgId, riskIds, controls, now);
   });
+}
+
+/**
+ * The linked chain of the demo register: the open phishing incident realised the phishing risk; the
+ * closed port-scan incident (closed with its root cause) realised the partner-network risk, whose
+ * scores are therefore to revisit; the MFA and wire controls relate to the bank's triggers.
+ */
+async function seedLinkedChain(
+  tx: Db,
+  orgId: string,
+  riskIds: string[],
+  controls: { id: string }[],
+  now: Date,
+) {
+  const incident = async (title: string) =>
+    (
+      await tx
+        .select({ id: tickets.id, slug: tickets.slug })
+        .from(tickets)
+        .where(and(eq(tickets.orgId, orgId), eq(tickets.kind, 'incident'), eq(tickets.title, title)))
+    )[0];
+  const phishing = await incident('Phishing campaign against tellers');
+  const scan = await incident('Port scan from a partner network');
+  const phishingRisk = riskIds[RISKS.findIndex((risk) => risk.name.startsWith('Phishing'))]!;
+  const revisitIndex = RISKS.findIndex((risk) => risk.modules.includes('THIRD_PARTY_RISK'));
+  const revisitRisk = riskIds[revisitIndex]!;
+  if (phishing) await tx.insert(riskIncidentLinks).values({ riskId: phishingRisk, ticketId: phishing.id });
+  if (scan) {
+    await tx.insert(riskIncidentLinks).values({ riskId: revisitRisk, ticketId: scan.id });
+    const since = new Date(now.getTime() - 3 * 24 * 3_600_000);
+    await tx
+      .update(risks)
+      .set({ revisitScores: { since: since.toISOString(), incidents: [{ id: scan.id, slug: scan.slug }] } })
+      .where(eq(risks.id, revisitRisk));
+    await insertHistory(tx, { riskId: revisitRisk, kind: 'REVISIT', details: { incident: scan.slug } });
+  }
+  const trigger = async (name: string) =>
+    (
+      await tx
+        .select({ id: triggers.id })
+        .from(triggers)
+        .where(and(eq(triggers.orgId, orgId), eq(triggers.name, name)))
+    )[0]?.id;
+  const related: [number, string[]][] = [
+    [
+      CONTROLS.findIndex((control) => control.name.startsWith('Multi-factor')),
+      ['Brute-force logins', 'Failed Windows logins'],
+    ],
+    [CONTROLS.findIndex((control) => control.name.startsWith('Dual control')), ['Large wire transfers']],
+  ];
+  for (const [index, names] of related) {
+    const ids = (await Promise.all(names.map(trigger))).filter((id): id is string => Boolean(id));
+    if (index >= 0 && ids.length > 0) {
+      await tx.update(riskControls).set({ triggerIds: ids }).where(eq(riskControls.id, controls[index]!.id));
+    }
+  }
 }

@@ -29,11 +29,14 @@ const VIEW = { access: { permission: 'RISK_VIEW' as const, sku: 'risk' as const 
 const EDIT = { access: { permission: 'RISK_EDIT' as const, sku: 'risk' as const } };
 
 const ONE =
-  '`ref` is the id or public id (A-0001). 404 RISK_ASSESSMENT_NOT_FOUND for missing assessments and those of ' +
-  'other organisations.';
+  '`ref` is the id or public id (A-0001). 404 RISK_ASSESSMENT_NOT_FOUND for missing assessments, those of ' +
+  'other organisations and those of a module the organisation does not hold.';
 const ITEMS =
+  '`module` is a risk module the organisation holds (400 RISK_MODULE_NOT_ENTITLED; default the first it holds). ' +
   '`itemIds` are risks (kind RISK) or inventory items (kind INVENTORY) of the register; others answer 400 ' +
-  'RISK_INVALID_LINKS with the field. `inherentRisk` and `residualRisk` override the recommended aggregates ' +
+  'RISK_INVALID_LINKS with the field; risks outside the module, or inventory items of another kind than the ' +
+  "module's (vendors for Third-Party Risk, systems and applications otherwise), answer 400 " +
+  'RISK_ASSESSMENT_ITEM_OUTSIDE_MODULE. `inherentRisk` and `residualRisk` override the recommended aggregates ' +
   '(the most severe score among the covered items); null takes the recommendation.';
 const EDITABLE =
   '409 RISK_ASSESSMENT_COMPLETED once completed (published read-only); `version` is the version read: 409 ' +
@@ -50,13 +53,15 @@ export function assessmentRoutes(app: FastifyInstance, db: Db) {
       schema: {
         tags: TAGS,
         summary: "The organisation's risk and inventory assessments",
-        description: 'Newest first, filtered by `kind` and `state`, paged by pageSize and pageNumber.',
+        description:
+          'Newest first, filtered by `kind`, `state` and `modules` (comma-separated; default and upper bound: the ' +
+          'modules the organisation holds, those of other modules are not shown), paged by pageSize and pageNumber.',
         params: orgParamsSchema,
         querystring: assessmentListQuerySchema,
         response: { 200: assessmentListSchema },
       },
     },
-    async (request) => listAssessments(db, accessOf(request).org.id, request.query),
+    async (request) => listAssessments(db, accessOf(request), request.query),
   );
 
   typed.post(
@@ -88,7 +93,7 @@ export function assessmentRoutes(app: FastifyInstance, db: Db) {
         response: { 200: assessmentDetailSchema },
       },
     },
-    async (request) => getAssessment(db, accessOf(request).org.id, request.params.ref),
+    async (request) => getAssessment(db, accessOf(request), request.params.ref),
   );
 
   typed.patch(

@@ -10,6 +10,7 @@ import {
   publicIdOf,
   recommendedAggregate,
   RISK_LEVEL_LABELS,
+  RISK_MODULE_LABELS,
   type Assessment,
   type AssessmentDetail,
   type AssessmentItem,
@@ -17,15 +18,17 @@ import {
   type AssessmentList,
   type AssessmentState,
   type RiskLevel,
+  type RiskModule,
 } from '@vigil/contracts';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { recordActivity } from '../../platform/audit/audit';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { PdfBuilder } from '../../platform/pdf/document';
 import { nextNumber, peopleByIds, refWhere, scopeWhere } from './repo';
-import type { Actor } from './service';
+import type { AccessContext } from '../../platform/access';
+import { assertModulesEntitled, modulesOf, type Actor } from './service';
 import { riskAssessments, riskInventoryItems, risks } from './tables';
 
 type CreateInput = z.output<typeof assessmentCreateSchema>;
@@ -57,7 +60,15 @@ export async function coveredItems(db: Db, orgId: string, kind: AssessmentKind, 
   return rows as AssessmentItem[];
 }
 
-async function checkItems(db: Db, orgId: string, kind: AssessmentKind, ids: string[]) {
+/** The inventory kinds an inventory assessment of a module covers: vendors for third-party risk. */
+const inventoryKindsOf = (module: RiskModule) =>
+  module === 'THIRD_PARTY_RISK' ? ['VENDOR'] : ['SYSTEM', 'APPLICATION'];
+
+/**
+ * Register items of the kind (400 RISK_INVALID_LINKS naming the others) in the assessment's module:
+ * risks of that module, or inventory items of its kinds (400 RISK_ASSESSMENT_ITEM_OUTSIDE_MODULE).
+ */
+async function checkItems(db: Db, orgId: string, kind: AssessmentKind, module: RiskModule, ids: string[]) {
   const unique = [...new Set(ids)];
   const found = new Set((await coveredItems(db, orgId, kind, unique)).map((item) => item.id));
   const invalid = unique.filter((id) => !found.has(id));
@@ -67,8 +78,39 @@ async function checkItems(db: Db, orgId: string, kind: AssessmentKind, ids: stri
       params: { 0: invalid.join(', ') },
     });
   }
+  if (unique.length === 0) return unique;
+  const outside =
+    kind === 'RISK'
+      ? await db
+          .select({ publicId: risks.publicId })
+          .from(risks)
+          .where(and(inArray(risks.id, unique), sql`NOT (${module} = ANY(${risks.modules}))`))
+      : await db
+          .select({ publicId: riskInventoryItems.publicId })
+          .from(riskInventoryItems)
+          .where(
+            and(
+              inArray(riskInventoryItems.id, unique),
+              notInArray(riskInventoryItems.kind, inventoryKindsOf(module)),
+            ),
+          );
+  if (outside.length > 0) {
+    const publicIds = outside.map((item) => item.publicId).join(', ');
+    throw validationFailed(
+      'RISK_ASSESSMENT_ITEM_OUTSIDE_MODULE',
+      `Not in the ${module} module: ${publicIds}`,
+      {
+        field: 'itemIds',
+        params: { 0: publicIds, module: RISK_MODULE_LABELS[module] },
+      },
+    );
+  }
   return unique;
 }
+
+/** The organisation's assessments of the modules it holds (others are as good as absent). */
+const assessmentsOf = (access: AccessContext, modules: readonly RiskModule[] = modulesOf(access)) =>
+  and(eq(riskAssessments.orgId, access.org.id), inArray(riskAssessments.module, [...modules]));
 
 // ---------------------------------------------------------------------------------------------------
 // Reading
@@ -96,6 +138,7 @@ async function toDetails(db: Db, rows: AssessmentRow[]): Promise<AssessmentDetai
         id: row.id,
         publicId: row.publicId,
         kind,
+        module: row.module as RiskModule,
         name: row.name,
         state: row.state as AssessmentState,
         executiveSummary: row.executiveSummary,
@@ -113,9 +156,17 @@ async function toDetails(db: Db, rows: AssessmentRow[]): Promise<AssessmentDetai
   );
 }
 
-export async function listAssessments(db: Db, orgId: string, query: ListQuery): Promise<AssessmentList> {
+export async function listAssessments(
+  db: Db,
+  access: AccessContext,
+  query: ListQuery,
+): Promise<AssessmentList> {
+  const held = modulesOf(access);
   const where = and(
-    eq(riskAssessments.orgId, orgId),
+    assessmentsOf(
+      access,
+      (query.modules ?? held).filter((module) => held.includes(module)),
+    ),
     query.kind ? eq(riskAssessments.kind, query.kind) : undefined,
     query.state ? eq(riskAssessments.state, query.state) : undefined,
   );
@@ -141,11 +192,11 @@ export async function listAssessments(db: Db, orgId: string, query: ListQuery): 
   };
 }
 
-export async function getAssessment(db: Db, orgId: string, ref: string): Promise<AssessmentDetail> {
+export async function getAssessment(db: Db, access: AccessContext, ref: string): Promise<AssessmentDetail> {
   const [row] = await db
     .select()
     .from(riskAssessments)
-    .where(and(eq(riskAssessments.orgId, orgId), refWhere(riskAssessments, ref)));
+    .where(and(assessmentsOf(access), refWhere(riskAssessments, ref)));
   if (!row) throw assessmentNotFound();
   return (await toDetails(db, [row]))[0]!;
 }
@@ -165,10 +216,15 @@ async function record(tx: Db, actor: Actor, action: string, row: AssessmentRow, 
   });
 }
 
-/** A new DRAFT assessment with the next public id of the organisation (A-0001). */
+/**
+ * A new DRAFT assessment with the next public id of the organisation (A-0001), of a module it holds
+ * (400 RISK_MODULE_NOT_ENTITLED; default the first it holds).
+ */
 export async function createAssessment(db: Db, actor: Actor, input: CreateInput): Promise<AssessmentDetail> {
   const orgId = actor.access.org.id;
-  const itemIds = await checkItems(db, orgId, input.kind, input.itemIds);
+  const module = input.module ?? modulesOf(actor.access)[0] ?? 'INFORMATION_SECURITY';
+  assertModulesEntitled(actor.access, [module]);
+  const itemIds = await checkItems(db, orgId, input.kind, module, input.itemIds);
   const row = await db.transaction(async (tx) => {
     const number = await nextNumber(tx, { orgId }, 'assessment');
     const [created] = await tx
@@ -178,6 +234,7 @@ export async function createAssessment(db: Db, actor: Actor, input: CreateInput)
         number,
         publicId: publicIdOf('assessment', number),
         kind: input.kind,
+        module,
         name: input.name,
         executiveSummary: input.executiveSummary,
         itemIds,
@@ -193,11 +250,11 @@ export async function createAssessment(db: Db, actor: Actor, input: CreateInput)
 }
 
 /** Locks an editable assessment at the version the caller read. */
-async function lockEditable(tx: Db, orgId: string, ref: string, version: number) {
+async function lockEditable(tx: Db, access: AccessContext, ref: string, version: number) {
   const [row] = await tx
     .select()
     .from(riskAssessments)
-    .where(and(eq(riskAssessments.orgId, orgId), refWhere(riskAssessments, ref)))
+    .where(and(assessmentsOf(access), refWhere(riskAssessments, ref)))
     .for('update');
   if (!row) throw assessmentNotFound();
   if (row.state === 'COMPLETED') {
@@ -220,9 +277,15 @@ export async function updateAssessment(
 ): Promise<AssessmentDetail> {
   const orgId = actor.access.org.id;
   const row = await db.transaction(async (tx) => {
-    const current = await lockEditable(tx, orgId, ref, input.version);
+    const current = await lockEditable(tx, actor.access, ref, input.version);
     const itemIds = input.itemIds
-      ? await checkItems(tx, orgId, current.kind as AssessmentKind, input.itemIds)
+      ? await checkItems(
+          tx,
+          orgId,
+          current.kind as AssessmentKind,
+          current.module as RiskModule,
+          input.itemIds,
+        )
       : undefined;
     const changes = {
       name: input.name,
@@ -258,9 +321,8 @@ export async function completeAssessment(
   ref: string,
   version: number,
 ): Promise<AssessmentDetail> {
-  const orgId = actor.access.org.id;
   const row = await db.transaction(async (tx) => {
-    const current = await lockEditable(tx, orgId, ref, version);
+    const current = await lockEditable(tx, actor.access, ref, version);
     const [detail] = await toDetails(tx, [current]);
     for (const score of ASSESSMENT_AGGREGATE_SCORES) {
       if (detail![score].value === null) {
@@ -305,7 +367,7 @@ const levelLabel = (level: RiskLevel | null) => (level ? RISK_LEVEL_LABELS[level
 
 /** The assessment as a PDF: cover, executive summary, aggregate scores and the covered items. */
 export async function assessmentPdf(db: Db, actor: Actor, ref: string) {
-  const assessment = await getAssessment(db, actor.access.org.id, ref);
+  const assessment = await getAssessment(db, actor.access, ref);
   const title = `${assessment.publicId} ${assessment.name}`;
   const kindLabel = assessment.kind === 'RISK' ? 'Risk assessment' : 'Inventory assessment';
   const pdf = new PdfBuilder({ title })

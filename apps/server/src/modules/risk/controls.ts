@@ -19,6 +19,7 @@ import type { SpooledFile } from '../../platform/uploads';
 import { assertProviderAdmin } from '../dashboards/service';
 import { checkedContentType, safeFileName } from '../tickets/file-types';
 import { mayHoldTickets } from '../tickets/service';
+import { triggersByIds } from '../triggers/summaries';
 import {
   controlView,
   copiedIds,
@@ -105,9 +106,10 @@ export async function getControl(
   ref: string,
 ): Promise<ControlDetail> {
   const row = await controlIn(db, scope, ref);
-  const [view, linked, evidence, history, copied] = await Promise.all([
+  const [view, linked, triggers, evidence, history, copied] = await Promise.all([
     controlView(db, row.id),
     risksOfControl(db, row.id),
+    row.orgId ? triggersByIds(db, row.orgId, row.triggerIds) : [],
     listEvidence(db, row.id),
     listHistory(db, { controlId: row.id }),
     row.library ? copiedIds(db, riskControls, access.org.id, [row.id]) : new Set<string>(),
@@ -115,6 +117,7 @@ export async function getControl(
   return {
     ...toControl(view),
     risks: linked.map((risk) => ({ ...risk, state: risk.state as 'ACTIVE' | 'INACTIVE' })),
+    triggers,
     evidence: evidence.map((file) => ({ ...file, createdOn: file.createdOn.toISOString() })),
     inRegister: copied.has(row.id),
     history: history.map(({ entry, actorName }) => ({
@@ -153,6 +156,28 @@ async function risksFor(db: Db, scope: Scope, ids: string[]) {
       `Could not link to some invalid risks: ${missing.join(', ')}`,
       {
         field: 'riskIds',
+        params: { 0: missing.join(', ') },
+      },
+    );
+  }
+  return wanted;
+}
+
+/**
+ * Triggers of the organisation (any state but deleted) related to a register control; library controls
+ * have none. 400 RISK_INVALID_TRIGGERS names the others.
+ */
+async function triggersFor(db: Db, scope: Scope, ids: string[]) {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return wanted;
+  const found = 'orgId' in scope ? await triggersByIds(db, scope.orgId, wanted) : [];
+  const missing = wanted.filter((id) => !found.some((trigger) => trigger.id === id));
+  if (missing.length > 0) {
+    throw validationFailed(
+      'RISK_INVALID_TRIGGERS',
+      `Not triggers of the organisation: ${missing.join(', ')}`,
+      {
+        field: 'triggerIds',
         params: { 0: missing.join(', ') },
       },
     );
@@ -215,6 +240,7 @@ export async function createControl(
   const scope = await scopeForWrite(db, actor.access, library);
   await assertOwner(db, scope, input.ownerId);
   const riskIds = await risksFor(db, scope, input.riskIds ?? []);
+  const triggerIds = await triggersFor(db, scope, input.triggerIds ?? []);
   const overall = applyOverall(
     { designEffectiveness: null, operatingEffectiveness: null, overallScore: null, overallScoreReason: null },
     input,
@@ -233,6 +259,7 @@ export async function createControl(
       type: input.type ?? null,
       category: input.category ?? null,
       configuration: input.configuration ?? null,
+      triggerIds,
       ...overall,
       createdBy: actor.access.user.id,
     });
@@ -256,6 +283,7 @@ export async function updateControl(
   if ('library' in scope) await assertProviderAdmin(db, actor.access);
   await assertOwner(db, scope, input.ownerId);
   const riskIds = input.riskIds && (await risksFor(db, scope, input.riskIds));
+  const triggerIds = input.triggerIds && (await triggersFor(db, scope, input.triggerIds));
   await db.transaction(async (tx) => {
     const row = await lockControl(tx, scope, current.id);
     if (!row) throw controlNotFound();
@@ -297,6 +325,16 @@ export async function updateControl(
           },
         };
       }
+    }
+    if (triggerIds && [...row.triggerIds].sort().join() !== [...triggerIds].sort().join()) {
+      values.triggerIds = triggerIds;
+      linkChange = {
+        ...linkChange,
+        triggerIds: {
+          added: triggerIds.filter((id) => !row.triggerIds.includes(id)),
+          removed: row.triggerIds.filter((id) => !triggerIds.includes(id)),
+        },
+      };
     }
     if (Object.keys(values).length === 0 && !linkChange) return;
     await updateControlRow(tx, row.id, values);

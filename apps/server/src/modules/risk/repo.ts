@@ -1,4 +1,16 @@
-import { and, asc, eq, ilike, inArray, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  eq,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  or,
+  sql,
+  type AnyColumn,
+  type SQL,
+} from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { escapeLike } from '../../db/like';
 import { conflict } from '../../platform/errors';
@@ -97,6 +109,8 @@ export interface RiskSelection {
   residualRisk?: string[];
   businessOwnerId?: string;
   tagId?: string;
+  /** true: only risks whose scores are to revisit; false: only the others. */
+  revisit?: boolean;
 }
 
 export function riskSelectionWhere(scope: Scope, selection: RiskSelection): SQL {
@@ -111,6 +125,11 @@ export function riskSelectionWhere(scope: Scope, selection: RiskSelection): SQL 
     selection.residualRisk?.length ? inArray(risks.residualRisk, selection.residualRisk) : undefined,
     selection.businessOwnerId ? eq(risks.businessOwnerId, selection.businessOwnerId) : undefined,
     selection.tagId ? sql`${sql.param(selection.tagId)}::uuid = ANY(${risks.tagIds})` : undefined,
+    selection.revisit === undefined
+      ? undefined
+      : selection.revisit
+        ? isNotNull(risks.revisitScores)
+        : isNull(risks.revisitScores),
     pattern
       ? or(ilike(risks.publicId, pattern), ilike(risks.name, pattern), ilike(risks.definition, pattern))
       : undefined,
@@ -349,7 +368,7 @@ export async function controlsByIds(db: Db, scope: Scope, ids: string[]) {
 
 export async function controlsOfRisk(db: Db, riskId: string) {
   return db
-    .select(controlRefColumns)
+    .select({ ...controlRefColumns, triggerIds: riskControls.triggerIds })
     .from(riskControlLinks)
     .innerJoin(riskControls, eq(riskControls.id, riskControlLinks.controlId))
     .where(eq(riskControlLinks.riskId, riskId))

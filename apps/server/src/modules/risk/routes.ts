@@ -7,6 +7,8 @@ import {
   controlListQuerySchema,
   controlListSchema,
   controlUpdateSchema,
+  incidentRiskSchema,
+  incidentRisksInputSchema,
   RISK_LIST_KINDS,
   reviewScheduleInputSchema,
   reviewScheduleSchema,
@@ -41,7 +43,7 @@ import {
   removeEvidence,
   updateControl,
 } from './controls';
-import { setRiskIncidents } from './incidents';
+import { risksOfIncident, setIncidentRisks, setRiskIncidents } from './incidents';
 import { assessmentRoutes } from './assessment-routes';
 import { inventoryRoutes } from './inventory-routes';
 import { addRiskListItem, listRiskListItems, removeRiskListItem } from './lists';
@@ -86,7 +88,8 @@ const LIST_FILTERS =
   '`modules` (comma-separated; default and upper bound: the modules the organisation holds, every module in ' +
   'the library), `q` (public id, name or definition), `state` ACTIVE (default), INACTIVE or ALL, `exceptions` ' +
   'ALL or INCLUDE_EXCEPTIONS (with exceptions), ONLY_EXCEPTIONS, EXCLUDE_EXCEPTIONS; `keyRisk`, `residualRisk` ' +
-  '(levels), `businessOwnerId`, `tagId`; `sortBy` number, name, inherentRisk, residualRisk, dueDate, modifiedOn ' +
+  '(levels), `businessOwnerId`, `tagId`, `revisit` (true: only risks whose scores are to revisit, false: the ' +
+  'others); `sortBy` number, name, inherentRisk, residualRisk, dueDate, modifiedOn ' +
   'with `desc`; paged by pageSize and pageNumber.';
 const RISK_RULES =
   '`modules` are modules the organisation holds (400 RISK_MODULE_NOT_ENTITLED); `businessOwnerId` (a risk owner), ' +
@@ -101,14 +104,17 @@ const RISK_RULES =
   'controls) and `residualRisk` (inherent risk lowered by control strength) take `recommended: true` (400 ' +
   'RISK_SCORE_NEEDS_INPUTS without their inputs) or a `value`; a value other than the recommendation needs an ' +
   '`overrideReason`, which is kept (400 RISK_SCORE_OVERRIDE_REASON_REQUIRED). Every change is kept in the ' +
-  'history (NAME, DEFINITION, RESPONSE, SCORE, FIELDS, LINKS).';
+  'history (NAME, DEFINITION, RESPONSE, SCORE, FIELDS, LINKS). Sending `scores` (changed or not) saves them and ' +
+  'clears `revisitScores` (history REVISIT).';
 const COPY =
   '`ids` of library items. Those the register already holds (one copy per library item) are skipped and ' +
   'listed in `alreadyInRegister`; 409 RISK_COPY_ALREADY_IN_REGISTER when every one was. Copies take the next ' +
   'public ids and the history entry COPIED.';
 const CONTROL_RULES =
   '`ownerId` an active person of the organisation (400 RISK_INVALID_PERSON); `riskIds` risks of the same ' +
-  'register (400 RISK_INVALID_LINKS). `overallScore` is recommended as the weaker of design and operating ' +
+  'register (400 RISK_INVALID_LINKS); `triggerIds` triggers of the organisation, not deleted (400 ' +
+  'RISK_INVALID_TRIGGERS naming the others; library controls take none), shown with their state and last ' +
+  'firing. `overallScore` is recommended as the weaker of design and operating ' +
   'effectiveness: `recommended: true` (400 RISK_SCORE_NEEDS_INPUTS without both) or a `value`, with an ' +
   '`overrideReason` when it differs (400 RISK_SCORE_OVERRIDE_REASON_REQUIRED).';
 const LIBRARY_ADMIN = 'Provider administrators only (403 LIBRARY_COPY_DENIED).';
@@ -285,6 +291,47 @@ export const riskRoutes =
         },
       },
       async (request) => setRiskIncidents(db, actorOf(request), request.params.ref, request.body.slugs),
+    );
+
+    const ONE_INCIDENT =
+      '`ref` is the id or slug (INC-12) of an incident of the organisation: 404 TICKET_NOT_FOUND otherwise. ' +
+      'Only register risks of the modules the organisation holds are listed.';
+    app.get(
+      '/api/org/:orgId/risks/incident/:ref',
+      {
+        config: REGISTER_VIEW,
+        schema: {
+          tags: TAGS,
+          summary: 'The register risks an incident realised',
+          description:
+            'With each risk its residual risk and `revisitScores` (set when a linked incident was closed with ' +
+            'a resolution, until the scores are next saved). ' +
+            ONE_INCIDENT,
+          params: refParams,
+          response: { 200: z.array(incidentRiskSchema) },
+        },
+      },
+      async (request) => risksOfIncident(db, accessOf(request), request.params.ref),
+    );
+
+    app.put(
+      '/api/org/:orgId/risks/incident/:ref',
+      {
+        config: REGISTER_EDIT,
+        schema: {
+          tags: TAGS,
+          summary: 'Set the register risks an incident realised',
+          description:
+            '`riskIds` of register risks of the organisation in modules it holds replace the linked ones; any ' +
+            'other id answers 400 RISK_INVALID_LINKS naming it, and nothing is written. Each risk gained or ' +
+            'lost keeps the change in its history (LINKS). ' +
+            ONE_INCIDENT,
+          params: refParams,
+          body: incidentRisksInputSchema,
+          response: { 200: z.array(incidentRiskSchema) },
+        },
+      },
+      async (request) => setIncidentRisks(db, actorOf(request), request.params.ref, request.body.riskIds),
     );
 
     app.get(

@@ -32,6 +32,7 @@ import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { assertProviderAdmin } from '../dashboards/service';
 import { isTimeZone } from '../metadata/escalation-hours';
 import { mayHoldTickets } from '../tickets/service';
+import { triggersByIds } from '../triggers/summaries';
 import {
   controlScoresOfRisks,
   controlsByIds,
@@ -184,6 +185,7 @@ function toRisk(row: RiskRow, ownerNames: Map<string, string>, controlScores: (s
       overrideReason: row.residualRiskReason,
     },
     riskDirection: row.riskDirection as Risk['riskDirection'],
+    revisitScores: row.revisitScores ?? null,
     version: row.version,
     createdOn: iso(row.createdOn),
     modifiedOn: iso(row.modifiedOn),
@@ -267,6 +269,10 @@ export async function getRisk(db: Db, access: AccessContext, scope: Scope, ref: 
     listHistory(db, { riskId: row.id }),
     row.library ? copiedIds(db, risks, orgId, [row.id]) : new Set<string>(),
   ]);
+  const triggers =
+    row.library || controls.length === 0
+      ? []
+      : await triggersByIds(db, orgId, [...new Set(controls.flatMap((control) => control.triggerIds))]);
   return {
     ...risk!,
     businessUnits,
@@ -274,9 +280,10 @@ export async function getRisk(db: Db, access: AccessContext, scope: Scope, ref: 
     audits,
     policies,
     tags,
-    controls: controls.map((control) => ({
+    controls: controls.map(({ triggerIds, ...control }) => ({
       ...control,
       overallScore: control.overallScore as ControlStrength | null,
+      triggers: triggers.filter((trigger) => triggerIds.includes(trigger.id)),
     })),
     relatedRisks: relatedRisks.map((related) => ({ ...related, state: related.state as Risk['state'] })),
     systems,
@@ -735,6 +742,10 @@ export async function updateRisk(
       if (after[column] !== before[column]) (values as Record<string, unknown>)[column] = after[column];
     }
 
+    // Saving the scores (changed or confirmed as they are) answers a request to revisit them.
+    const revisited = input.scores !== undefined && row.revisitScores !== null;
+    if (revisited) values.revisitScores = null;
+
     if (input.name !== undefined && input.name !== row.name) values.name = input.name;
     if (input.definition !== undefined && input.definition !== row.definition)
       values.definition = input.definition;
@@ -748,6 +759,12 @@ export async function updateRisk(
       await recordRisk(tx, actor, row, 'RESPONSE', { from: row.response, to: values.response });
     }
     if (Object.keys(scoreChanges).length > 0) await recordRisk(tx, actor, row, 'SCORE', scoreChanges);
+    if (revisited) {
+      await recordRisk(tx, actor, row, 'REVISIT', {
+        done: true,
+        incidents: row.revisitScores!.incidents.map((incident) => incident.slug),
+      });
+    }
     if (fields.length > 0) await recordRisk(tx, actor, row, 'FIELDS', { fields });
     if (linkChange) await recordRisk(tx, actor, row, 'LINKS', linkChange);
   });

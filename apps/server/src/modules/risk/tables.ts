@@ -120,6 +120,11 @@ export const risks = pgTable(
     residualRisk: text(),
     residualRiskReason: text(),
     riskDirection: text(),
+    /**
+     * Set when a linked incident was closed with a resolution (its root cause): since when, and the
+     * incidents that asked for it. Cleared when the risk's scores are next saved.
+     */
+    revisitScores: jsonb().$type<{ since: string; incidents: { id: string; slug: string }[] }>(),
     version: integer().notNull().default(1),
     createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
     createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -173,6 +178,11 @@ export const riskControls = pgTable(
     operatingEffectiveness: text(),
     overallScore: text(),
     overallScoreReason: text(),
+    /** Triggers (triggers module) of the organisation that detect what the control guards against. */
+    triggerIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     version: integer().notNull().default(1),
     createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
     createdOn: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -423,6 +433,8 @@ export const riskAssessments = pgTable(
     publicId: text().notNull(),
     /** RISK or INVENTORY. */
     kind: text().notNull(),
+    /** The risk module assessed (INFORMATION_SECURITY, SYSTEMS_AND_APPLICATIONS, THIRD_PARTY_RISK). */
+    module: text().notNull().default('INFORMATION_SECURITY'),
     name: text().notNull(),
     /** DRAFT, SAVED or COMPLETED. */
     state: text().notNull().default('DRAFT'),

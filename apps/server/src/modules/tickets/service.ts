@@ -522,6 +522,24 @@ export async function updateTicket(
   });
 }
 
+/** An incident closed with a resolution (its root cause), as other areas hear of it. */
+export interface ClosedIncident {
+  orgId: string;
+  id: string;
+  slug: string;
+  resolution: string;
+}
+export type IncidentClosedListener = (tx: Db, actor: Actor, incident: ClosedIncident) => Promise<void>;
+const incidentClosedListeners = new Set<IncidentClosedListener>();
+
+/**
+ * Lets another area act when an incident is closed with a resolution, inside the transaction that
+ * closes it: a failing listener refuses the close and nothing is written.
+ */
+export function onIncidentClosed(listener: IncidentClosedListener) {
+  incidentClosedListeners.add(listener);
+}
+
 export async function changeTicketState(
   deps: TicketDeps,
   actor: Actor,
@@ -558,6 +576,12 @@ export async function changeTicketState(
     const values: Partial<TicketRow> = { state };
     if (input.resolution !== undefined) values.resolution = input.resolution;
     await updateTicketRow(tx, row.id, values);
+    const resolution = values.resolution ?? row.resolution;
+    if (kind === 'incident' && state === 'CLOSED' && resolution) {
+      for (const listener of incidentClosedListeners) {
+        await listener(tx, actor, { orgId, id: row.id, slug: row.slug, resolution });
+      }
+    }
     const change: Change = {
       action: 'state-changed',
       details: { from: row.state, to: state, resolution: input.resolution ?? null },

@@ -1,4 +1,4 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { triggerRuns, triggers } from './tables';
 
@@ -34,4 +34,32 @@ export async function triggerRunsSince(db: Db, triggerId: string, since: Date) {
     lastRunAt: row?.lastRunAt ? new Date(row.lastRunAt) : null,
     lastError: row?.lastError ?? null,
   };
+}
+
+/**
+ * The organisation's triggers among `ids` (deleted ones left out), with their state and when they
+ * last raised alerts: for the risk area's controls.
+ */
+export async function triggersByIds(db: Db, orgId: string, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({
+      id: triggers.id,
+      name: triggers.name,
+      domain: triggers.domain,
+      state: triggers.state,
+      // Qualified by hand: drizzle leaves columns of a one-table query unqualified, which the subquery
+      // would take for its own.
+      lastFiredOn: sql<
+        string | null
+      >`(select max(fired.ran_at) from ${triggerRuns} fired where fired.trigger_id = ${triggers}.id and fired.alerts_raised > 0)`,
+    })
+    .from(triggers)
+    .where(and(eq(triggers.orgId, orgId), inArray(triggers.id, [...ids]), ne(triggers.state, 'DELETED')))
+    .orderBy(sql`lower(${triggers.name})`);
+  return rows.map((row) => ({
+    ...row,
+    active: row.state === 'ACTIVE',
+    lastFiredOn: row.lastFiredOn ? new Date(row.lastFiredOn).toISOString() : null,
+  }));
 }

@@ -33,6 +33,8 @@ export interface RiskListParams {
   q: string;
   state: 'ACTIVE' | 'INACTIVE' | 'ALL';
   exceptions: RiskExceptionFilter;
+  /** Only risks whose scores are to revisit. */
+  revisit?: boolean;
   sortBy: string;
   desc: boolean;
   pageSize: number;

@@ -32,6 +32,7 @@ import {
   type AssessmentKind,
   type AssessmentState,
   type RiskLevel,
+  type RiskModule,
 } from '@vigil/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -45,13 +46,16 @@ import { ListPager } from '../../shell/list-pager';
 import { ListStates, QueryStates } from '../../shell/query-status';
 import { riskKey, risksQuery } from './api';
 import { inventoryQuery } from './inventory-page';
-import { LevelBadge, useRiskModules } from './module-badges';
+import { LevelBadge, ModuleBadges, useRiskModules } from './module-badges';
 
 const assessmentPath = (orgId: string, ref: string) =>
   `${orgPath(orgId)}/risk-assessment/${encodeURIComponent(ref)}`;
 
 /** GET /risk-assessments. */
-const assessmentsQuery = (orgId: string, params: { state?: AssessmentState; pageNumber: number }) =>
+const assessmentsQuery = (
+  orgId: string,
+  params: { state?: AssessmentState; modules: RiskModule[]; pageNumber: number },
+) =>
   queryOptions({
     queryKey: [...riskKey(orgId), 'assessments', params] as const,
     queryFn: ({ signal }) => {
@@ -60,6 +64,7 @@ const assessmentsQuery = (orgId: string, params: { state?: AssessmentState; page
         pageNumber: String(params.pageNumber),
       });
       if (params.state) search.set('state', params.state);
+      search.set('modules', params.modules.join(','));
       return apiFetch(`${orgPath(orgId)}/risk-assessments?${search}`, {
         schema: assessmentListSchema,
         signal,
@@ -101,12 +106,22 @@ function AssessmentList() {
   const { t } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
   const canEdit = useHasPermission('RISK_EDIT');
+  const held = useRiskModules();
+  const [modules, setModules] = useState<RiskModule[]>(held);
   const [state, setState] = useState<AssessmentState | undefined>();
   const [pageNumber, setPageNumber] = useState(1);
   const [open, setOpen] = useState<string | null>(null);
-  const list = useQuery(assessmentsQuery(orgId, { state, pageNumber }));
+  const list = useQuery(assessmentsQuery(orgId, { state, modules, pageNumber }));
   return (
     <Stack gap="md">
+      <ModuleBadges
+        offered={held}
+        selected={modules}
+        onChange={(value) => {
+          setModules(value);
+          setPageNumber(1);
+        }}
+      />
       <Group justify="space-between" align="flex-end">
         <Select
           label={t('risk.assessment.state')}
@@ -146,6 +161,7 @@ function AssessmentList() {
                   <Table.Th>{t('risk.publicId')}</Table.Th>
                   <Table.Th>{t('risk.name')}</Table.Th>
                   <Table.Th>{t('risk.assessment.kind')}</Table.Th>
+                  <Table.Th>{t('risk.modules.label')}</Table.Th>
                   <Table.Th>{t('risk.assessment.state')}</Table.Th>
                   <Table.Th>{t('risk.assessment.items')}</Table.Th>
                   <Table.Th>{t('risk.inventory.inherentRisk')}</Table.Th>
@@ -163,6 +179,7 @@ function AssessmentList() {
                     </Table.Td>
                     <Table.Td>{assessment.name}</Table.Td>
                     <Table.Td>{t(`risk.assessment.kinds.${assessment.kind}`)}</Table.Td>
+                    <Table.Td>{t(`risk.modules.${assessment.module}`)}</Table.Td>
                     <Table.Td>
                       <StateBadge state={assessment.state} />
                     </Table.Td>
@@ -219,16 +236,22 @@ function AssessmentDialog({ orgId, refId, onClose }: { orgId: string; refId: str
   );
 }
 
-/** The register's risks or inventory items to choose from. */
-function useCoverable(orgId: string, kind: AssessmentKind) {
+/**
+ * The register's items of the assessment's module to choose from: risks of the module, or inventory
+ * items of its kinds (vendors for Third-Party Risk, systems and applications otherwise).
+ */
+function useCoverable(orgId: string, kind: AssessmentKind, module: RiskModule) {
   const params = { q: '', sortBy: 'number', desc: false, pageSize: MAX_PAGE_SIZE, pageNumber: 1 };
-  const held = useRiskModules();
   const riskList = useQuery({
-    ...risksQuery(orgId, false, { ...params, modules: held, state: 'ACTIVE', exceptions: 'ALL' }),
+    ...risksQuery(orgId, false, { ...params, modules: [module], state: 'ACTIVE', exceptions: 'ALL' }),
     enabled: kind === 'RISK',
   });
   const inventory = useQuery({ ...inventoryQuery(orgId, false, params), enabled: kind === 'INVENTORY' });
-  const items = (kind === 'RISK' ? riskList.data?.items : inventory.data?.items) ?? [];
+  const vendors = module === 'THIRD_PARTY_RISK';
+  const items =
+    (kind === 'RISK'
+      ? riskList.data?.items
+      : inventory.data?.items.filter((item) => (item.kind === 'VENDOR') === vendors)) ?? [];
   return items.map((item) => ({ value: item.id, label: `${item.publicId} ${item.name}` }));
 }
 
@@ -269,7 +292,9 @@ function AssessmentForm({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const canEdit = useHasPermission('RISK_EDIT');
+  const held = useRiskModules();
   const [kind, setKind] = useState<AssessmentKind>(assessment?.kind ?? 'RISK');
+  const [module, setModule] = useState<RiskModule>(assessment?.module ?? held[0] ?? 'INFORMATION_SECURITY');
   const [name, setName] = useState(assessment?.name ?? '');
   const [executiveSummary, setExecutiveSummary] = useState(assessment?.executiveSummary ?? '');
   const [itemIds, setItemIds] = useState(assessment?.items.map((item) => item.id) ?? []);
@@ -280,7 +305,7 @@ function AssessmentForm({
   const [nameChecked, setNameChecked] = useState(false);
   const [refusal, setRefusal] = useState<{ field?: string; message: string } | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const coverable = useCoverable(orgId, kind);
+  const coverable = useCoverable(orgId, kind, module);
   const refresh = () => queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
 
   // The assessment as last saved: completing saves first, so a refused completion leaves it saved.
@@ -291,7 +316,7 @@ function AssessmentForm({
       current ? assessmentPath(orgId, current.publicId) : `${orgPath(orgId)}/risk-assessment`,
       {
         method: current ? 'PATCH' : 'POST',
-        body: current ? { ...body, version: current.version } : { ...body, kind },
+        body: current ? { ...body, version: current.version } : { ...body, kind, module },
         schema: assessmentDetailSchema,
       },
     );
@@ -384,6 +409,21 @@ function AssessmentForm({
           }}
         />
       )}
+      <Select
+        label={t('risk.modules.label')}
+        data={(current ? [current.module] : held).map((value) => ({
+          value,
+          label: t(`risk.modules.${value}`),
+        }))}
+        value={module}
+        onChange={(value) => {
+          if (!value) return;
+          setModule(value as RiskModule);
+          setItemIds([]);
+        }}
+        allowDeselect={false}
+        disabled={!!current || !canEdit}
+      />
       <TextInput
         label={t('risk.name')}
         required

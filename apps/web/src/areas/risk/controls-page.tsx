@@ -44,6 +44,7 @@ import { useTranslation } from 'react-i18next';
 import { apiFetch, apiFetchFile, orgPath } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
+import { triggersQuery } from '../triggers/triggers';
 import { GatedPage } from '../../shell/gated-page';
 import { ListPager } from '../../shell/list-pager';
 import { ListStates, QueryStates } from '../../shell/query-status';
@@ -322,6 +323,26 @@ function ControlForm({
     reason: control?.overallScore.overrideReason ?? '',
   });
   const [riskIds, setRiskIds] = useState<string[]>(control?.risks.map((risk) => risk.id) ?? []);
+  // Triggers are related to register controls by people who may see the triggers.
+  const canPickTriggers = useHasPermission('TRIGGER_VIEW') && !readOnly && !control?.library;
+  const triggers = useQuery({
+    ...triggersQuery(orgId, 'security', {
+      sortField: 'name',
+      sortOrder: 'ASC',
+      pageSize: 100,
+      pageNumber: 1,
+    }),
+    enabled: canPickTriggers,
+  });
+  const [triggerIds, setTriggerIds] = useState<string[]>(
+    control?.triggers.map((trigger) => trigger.id) ?? [],
+  );
+  const triggerOptions = [
+    ...(triggers.data?.items ?? []).map((trigger) => ({ value: trigger.id, label: trigger.name })),
+    ...(control?.triggers ?? [])
+      .filter((trigger) => !triggers.data?.items.some((other) => other.id === trigger.id))
+      .map((trigger) => ({ value: trigger.id, label: trigger.name })),
+  ];
   const [checked, setChecked] = useState(false);
   const recommended = recommendedOverallScore(design, operating);
   const reasonMissing = needsReason(overall, recommended) && !overall.reason.trim();
@@ -342,6 +363,7 @@ function ControlForm({
           operatingEffectiveness: operating,
           overallScore: { value: overall.value, overrideReason: overall.reason || null },
           riskIds,
+          ...(canPickTriggers && { triggerIds }),
           ...(control && { version: control.version }),
         },
         schema: controlDetailSchema,
@@ -503,6 +525,16 @@ function ControlForm({
                 }))}
                 value={riskIds}
                 onChange={setRiskIds}
+                searchable
+              />
+            )}
+            {canPickTriggers && (
+              <MultiSelect
+                label={t('risk.control.triggers')}
+                description={triggers.isError ? t('risk.links.searchFailed') : undefined}
+                data={triggerOptions}
+                value={triggerIds}
+                onChange={setTriggerIds}
                 searchable
               />
             )}

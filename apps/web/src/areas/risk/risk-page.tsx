@@ -48,6 +48,7 @@ import { controlsQuery, riskKey, riskListsQuery, riskPath, riskQuery, risksQuery
 import { inventoryItemQuery, inventoryQuery } from './inventory-page';
 import { useRiskModules } from './module-badges';
 import { ReviewScheduleCard } from './review-schedule';
+import { ControlTriggersCard, RevisitNotice, RiskIncidentsCard } from './risk-links';
 import { needsReason, ScorePanel, type ScoresDraft } from './score-panel';
 
 /** One risk of the register (`ref` "new" to create one) or of the library (read-only, with copy). */
@@ -322,6 +323,11 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
                     {t(`risk.states.${risk.state}`)}
                   </Badge>
                   {risk.copiedFromId && <Badge variant="light">{t('risk.fromLibrary')}</Badge>}
+                  {risk.revisitScores && (
+                    <Badge size="lg" color="orange" variant="light">
+                      {t('risk.links.revisitBadge')}
+                    </Badge>
+                  )}
                 </Group>
                 {canEdit && (
                   <Button variant="default" onClick={toggleState} loading={changeState.isPending}>
@@ -373,51 +379,33 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
                   error={checked && draft.modules.length === 0 ? t('risk.modulesRequired') : undefined}
                 />
                 <SimpleGrid cols={{ base: 1, md: 3 }}>
-                  <Stack gap={4}>
-                    <Select
-                      label={t('risk.eventType')}
-                      data={selectable('eventTypes', RISK_EVENT_TYPES)}
-                      value={draft.riskEventType}
-                      onChange={set('riskEventType')}
-                      clearable
-                    />
-                    <TextInput
-                      aria-label={t('risk.eventSubType')}
-                      placeholder={t('risk.subType')}
-                      value={draft.riskEventSubType}
-                      onChange={(event) => set('riskEventSubType')(event.currentTarget.value)}
-                    />
-                  </Stack>
-                  <Stack gap={4}>
-                    <Select
-                      label={t('risk.cause')}
-                      data={selectable('causes', RISK_CAUSES)}
-                      value={draft.causeCategory}
-                      onChange={set('causeCategory')}
-                      clearable
-                    />
-                    <TextInput
-                      aria-label={t('risk.causeSubType')}
-                      placeholder={t('risk.subType')}
-                      value={draft.causeSubType}
-                      onChange={(event) => set('causeSubType')(event.currentTarget.value)}
-                    />
-                  </Stack>
-                  <Stack gap={4}>
-                    <Select
-                      label={t('risk.consequence')}
-                      data={selectable('consequences', RISK_CONSEQUENCES)}
-                      value={draft.consequence}
-                      onChange={set('consequence')}
-                      clearable
-                    />
-                    <TextInput
-                      aria-label={t('risk.consequenceSubType')}
-                      placeholder={t('risk.subType')}
-                      value={draft.consequenceSubType}
-                      onChange={(event) => set('consequenceSubType')(event.currentTarget.value)}
-                    />
-                  </Stack>
+                  <FactorField
+                    label={t('risk.eventType')}
+                    subLabel={t('risk.eventSubType')}
+                    data={selectable('eventTypes', RISK_EVENT_TYPES)}
+                    value={draft.riskEventType}
+                    onChange={set('riskEventType')}
+                    subValue={draft.riskEventSubType}
+                    onSubChange={set('riskEventSubType')}
+                  />
+                  <FactorField
+                    label={t('risk.cause')}
+                    subLabel={t('risk.causeSubType')}
+                    data={selectable('causes', RISK_CAUSES)}
+                    value={draft.causeCategory}
+                    onChange={set('causeCategory')}
+                    subValue={draft.causeSubType}
+                    onSubChange={set('causeSubType')}
+                  />
+                  <FactorField
+                    label={t('risk.consequence')}
+                    subLabel={t('risk.consequenceSubType')}
+                    data={selectable('consequences', RISK_CONSEQUENCES)}
+                    value={draft.consequence}
+                    onChange={set('consequence')}
+                    subValue={draft.consequenceSubType}
+                    onSubChange={set('consequenceSubType')}
+                  />
                 </SimpleGrid>
                 <MultiSelect
                   label={t('risk.ermConnections')}
@@ -428,12 +416,15 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
               </Stack>
             </Card>
 
-            <ScorePanel
-              scores={draft.scores}
-              recommended={recommended}
-              checked={checked}
-              onChange={set('scores')}
-            />
+            <Stack gap="sm" id="risk-scores">
+              {risk && <RevisitNotice risk={risk} />}
+              <ScorePanel
+                scores={draft.scores}
+                recommended={recommended}
+                checked={checked}
+                onChange={set('scores')}
+              />
+            </Stack>
 
             <Card withBorder>
               <Stack gap="sm">
@@ -576,26 +567,8 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
           </Stack>
         </fieldset>
       </form>
-      {risk && !risk.library && (
-        <Card withBorder>
-          <Stack gap={4}>
-            <Title order={4}>{t('risk.incidents')}</Title>
-            {risk.incidents.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                {t('risk.noIncidents')}
-              </Text>
-            ) : (
-              <List>
-                {risk.incidents.map((incident) => (
-                  <List.Item key={incident.id}>
-                    {incident.slug} {incident.title} ({incident.state})
-                  </List.Item>
-                ))}
-              </List>
-            )}
-          </Stack>
-        </Card>
-      )}
+      {risk && !risk.library && <RiskIncidentsCard orgId={orgId} risk={risk} />}
+      {risk && !risk.library && <ControlTriggersCard risk={risk} />}
       {risk && <ReviewScheduleCard orgId={orgId} target="risk" id={risk.id} />}
       {risk && <RiskHistory risk={risk} />}
       {confirmingLinks && risk && (
@@ -621,6 +594,38 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
         </Modal>
       )}
     </>
+  );
+}
+
+/** A risk factor (event type, cause, consequence) with its optional free-text sub-type. */
+function FactorField({
+  label,
+  subLabel,
+  data,
+  value,
+  onChange,
+  subValue,
+  onSubChange,
+}: {
+  label: string;
+  subLabel: string;
+  data: { value: string; label: string }[];
+  value: string | null;
+  onChange: (value: string | null) => void;
+  subValue: string;
+  onSubChange: (value: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={4}>
+      <Select label={label} data={data} value={value} onChange={onChange} clearable />
+      <TextInput
+        aria-label={subLabel}
+        placeholder={t('risk.subType')}
+        value={subValue}
+        onChange={(event) => onSubChange(event.currentTarget.value)}
+      />
+    </Stack>
   );
 }
 
@@ -691,6 +696,10 @@ function historyText(kind: string, details: Record<string, unknown>, t: TFunctio
           return `${label}: ${text(from)} → ${text(to)}${reason ? ` (${reason})` : ''}`;
         })
         .join('; ');
+    case 'REVISIT':
+      return details.done
+        ? t('risk.historyText.revisitDone')
+        : t('risk.historyText.revisit', { incident: text(details.incident) });
     case 'FIELDS':
       return t('risk.historyText.fields', { fields: ((details.fields as string[]) ?? []).join(', ') });
     case 'REVIEW':

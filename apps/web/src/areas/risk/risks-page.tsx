@@ -52,6 +52,7 @@ function RiskList({ library }: { library: boolean }) {
   const [q] = useDebouncedValue(search.trim(), 300);
   const [state, setState] = useState<'ACTIVE' | 'INACTIVE' | 'ALL'>('ACTIVE');
   const [exceptions, setExceptions] = useState<RiskExceptionFilter>('ALL');
+  const [revisit, setRevisit] = useState(false);
   const [sort, setSort] = useState({ sortBy: 'number', desc: false });
   const [pageNumber, setPageNumber] = useState(1);
   const [chosen, setChosen] = useState<string[]>([]);
@@ -61,6 +62,7 @@ function RiskList({ library }: { library: boolean }) {
       q,
       state,
       exceptions,
+      ...(revisit && { revisit: true }),
       ...sort,
       pageNumber,
       pageSize: DEFAULT_PAGE_SIZE,
@@ -138,6 +140,14 @@ function RiskList({ library }: { library: boolean }) {
             allowDeselect={false}
             w={200}
           />
+          {!library && (
+            <Checkbox
+              label={t('risk.links.revisitFilter')}
+              checked={revisit}
+              onChange={(event) => reset(setRevisit)(event.currentTarget.checked)}
+              mb={8}
+            />
+          )}
         </Group>
         <Group>
           {!library && (
@@ -229,6 +239,11 @@ function RiskList({ library }: { library: boolean }) {
                       <Group gap={6}>
                         {risk.name}
                         {risk.keyRisk && <Badge variant="light">{t('risk.keyRisk')}</Badge>}
+                        {risk.revisitScores && (
+                          <Badge variant="light" color="orange">
+                            {t('risk.links.revisitBadge')}
+                          </Badge>
+                        )}
                         {risk.exception && (
                           <Badge variant="light" color="grape">
                             {t('risk.exception')}

@@ -38,6 +38,7 @@ import { TicketPolicies } from '../governance/ticket-policies';
 import { TicketLink, TicketStateBadge, useTicketPeople } from './ticket-badges';
 import { TicketNotes, TicketSearches } from './ticket-activity';
 import { TicketFiles } from './ticket-files';
+import { IncidentRisksPanel } from '../risk/risk-links';
 import { linkedAlertsQuery, similarIncidentsQuery, ticketPath, ticketQuery, ticketsKey } from './tickets';
 import { EDIT_PERMISSION, VIEW_PERMISSION } from './tickets-page';
 
@@ -335,6 +336,7 @@ function TicketDetails({ orgId, ticket }: { orgId: string; ticket: TicketDetail 
         <Stack gap="lg">
           {kind === 'incident' && <LinkedAlerts orgId={orgId} slug={ticket.slug} />}
           {kind === 'incident' && <SimilarIncidents orgId={orgId} slug={ticket.slug} />}
+          {kind === 'incident' && <IncidentRisksPanel orgId={orgId} ticket={ticket} />}
           <Section title={t('tickets.links')}>
             <RefTable
               refs={ticket.links}
