@@ -82,10 +82,7 @@ export async function findVisibleTemplate(db: Db, orgId: string, id: string) {
     .from(reportTemplates)
     .leftJoin(users, eq(users.id, reportTemplates.createdBy))
     .where(
-      and(
-        or(ownedBy(reportTemplates, orgId), ownedBy(reportTemplates, null)),
-        eq(reportTemplates.id, id),
-      ),
+      and(or(ownedBy(reportTemplates, orgId), ownedBy(reportTemplates, null)), eq(reportTemplates.id, id)),
     );
   return view;
 }

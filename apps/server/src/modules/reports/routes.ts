@@ -393,7 +393,7 @@ export const reportRoutes =
           tags: TAGS,
           summary: 'Copy a library schedule to the organisation',
           description:
-            'NOT_COPIED to ACTIVE with the organisation\'s own `recipients` (1 to 50): the organisation\'s copy ' +
+            "NOT_COPIED to ACTIVE with the organisation's own `recipients` (1 to 50): the organisation's copy " +
             'of the library template (with copies of its charts) is made unless it holds one, and the schedule ' +
             'builds it from its next run. 409 REPORT_SCHEDULE_STATE_INVALID from another state; 404 ' +
             'REPORT_SCHEDULE_NOT_FOUND.',

@@ -727,7 +727,11 @@ export async function activateSchedule(
  * Copies the live library schedules an organisation holds no copy of into it as NOT_COPIED rows, in
  * the caller's transaction: they never run until the organisation activates them.
  */
-export async function copyLibrarySchedulesInto(tx: Db, actor: Actor, org: { id: string }): Promise<CopyCount> {
+export async function copyLibrarySchedulesInto(
+  tx: Db,
+  actor: Actor,
+  org: { id: string },
+): Promise<CopyCount> {
   const library = await liveLibrarySchedules(tx);
   return copyMissing(library, await copiedScheduleIds(tx, org.id), async (schedule) => {
     const row = await insertSchedule(tx, {
