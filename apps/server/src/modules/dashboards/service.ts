@@ -1,5 +1,7 @@
 import {
   CHART_FAMILY_TYPES,
+  CHART_PREMIUM_FAMILIES,
+  hasSkuGate,
   DASHBOARD_MAX_CHARTS,
   type BulkDeleteResult,
   type Chart,
@@ -153,8 +155,28 @@ const specOf = (input: ParsedChart | ChartRow): ChartSpec => ({
   library: input.library,
 });
 
+/**
+ * Premium-only sources (CHART_PREMIUM_FAMILIES) need REPORTING_PREMIUM: 403 CHART_SOURCE_PREMIUM_ONLY
+ * when a chart on one is made, changed, previewed or drawn in an organisation without it. Library
+ * charts, which the provider makes for every customer, may use them; they draw only where premium.
+ */
+function assertPremiumSource(access: AccessContext, family: string) {
+  if (
+    CHART_PREMIUM_FAMILIES.includes(family as ChartSpec['family']) &&
+    !hasSkuGate(access.org.productSkus, 'reportingPremium')
+  ) {
+    throw new AppError(
+      'AccessDeniedException',
+      'CHART_SOURCE_PREMIUM_ONLY',
+      `The ${family} data source is premium only: it needs REPORTING_PREMIUM`,
+      { params: { family } },
+    );
+  }
+}
+
 /** The rules of spec 3 for a chart; answers the settings to store. */
 async function checkChart(db: Db, access: AccessContext, input: ParsedChart): Promise<ChartSpec> {
+  if (!input.library) assertPremiumSource(access, input.family);
   if (!CHART_FAMILY_TYPES[input.family].includes(input.type)) {
     throw validationFailed('CHART_TYPE_NOT_SUPPORTED', `A ${input.type} chart cannot show ${input.family}`, {
       field: 'type',
@@ -342,6 +364,7 @@ export async function runChartSpec(
   now = new Date(),
 ): Promise<ChartData> {
   const source = CHART_SOURCES[spec.family];
+  assertPremiumSource(access, spec.family);
   const refusal = refusalFor({ permission: source.viewPermission, sku: source.sku }, access);
   if (refusal) {
     throw new AppError(
