@@ -283,7 +283,47 @@ describe('report templates', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Move Alerts by severity up' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() =>
-      expect(saved).toEqual({ name: 'Board pack', description: '', chartIds: [id(6), id(5)] }),
+      expect(saved).toEqual({
+        name: 'Board pack',
+        description: '',
+        chartIds: [id(6), id(5)],
+        library: false,
+      }),
     );
   });
+
+  it('lets provider administrators build library templates of library charts', async () => {
+    let saved: unknown;
+    stubApi({
+      ...dashboardAccess([...EDITOR, 'TRAC_ADMIN'], true),
+      [`GET ${base}/report-templates`]: ({ url }) => ({
+        body: url.includes('library=true')
+          ? { items: [], total: 0 }
+          : { items: [{ ...template(2, 'Our pack'), copiedFromId: id(9) }], total: 1 },
+      }),
+      [`GET ${base}/charts`]: ({ url }) => ({
+        body: url.includes('library=true')
+          ? { items: [chartFixture(id(5), 'Library alerts', { library: true })], total: 1 }
+          : { items: [chartFixture(id(6), 'Our alerts')], total: 1 },
+      }),
+      [`POST ${base}/report-template`]: ({ init }) => {
+        saved = JSON.parse(String(init?.body));
+        return { status: 201, body: { ...template(3, 'Starter'), library: true } };
+      },
+    });
+    const { user } = renderApp(`/reports/templates/list?orgId=${HOME_ORG_ID}`);
+    const ours = await screen.findByRole('row', { name: /Our pack/ });
+    expect(within(ours).getByText('From the library')).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: 'Library' }));
+    await user.click(await screen.findByRole('button', { name: 'New library template' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Library report template' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'Starter');
+    await user.click(within(dialog).getByRole('combobox', { name: /Add a chart/ }));
+    expect(screen.queryByRole('option', { name: 'Our alerts' })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('option', { name: 'Library alerts' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(saved).toEqual({ name: 'Starter', description: '', chartIds: [id(5)], library: true }),
+    );
+  }, 30_000);
 });

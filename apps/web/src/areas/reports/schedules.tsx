@@ -4,7 +4,6 @@ import {
   EmptyState,
   Group,
   Modal,
-  SegmentedControl,
   Select,
   Stack,
   Table,
@@ -28,13 +27,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch, orgPath } from '../../lib/api';
 import { notifyMessage } from '../../lib/notify';
-import { useOrgContext } from '../../lib/org-context';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { EditDeleteButtons } from '../../shell/row-actions';
 import { reportsKey, schedulePath, schedulesQuery } from './api';
+import { LibrarySwitch, useProviderAdmin } from './library-view';
 import { RangePicker, useTemplateOptions } from './request-dialog';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -48,8 +47,7 @@ export function ScheduleList() {
   const { t, i18n } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
   const reportEditor = useHasPermission('REPORT_EDIT');
-  const tracAdmin = useHasPermission('TRAC_ADMIN');
-  const providerAdmin = tracAdmin && Boolean(useOrgContext()?.org.isProvider);
+  const providerAdmin = useProviderAdmin();
   const queryClient = useQueryClient();
   const [library, setLibrary] = useState(false);
   const canEdit = library ? providerAdmin && reportEditor : reportEditor;
@@ -95,17 +93,12 @@ export function ScheduleList() {
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <SegmentedControl
-          aria-label={t('reports.schedules.library.view')}
-          value={library ? 'library' : 'org'}
-          onChange={(value) => {
-            setLibrary(value === 'library');
+        <LibrarySwitch
+          library={library}
+          onChange={(next) => {
+            setLibrary(next);
             setPageNumber(1);
           }}
-          data={[
-            { value: 'org', label: t('reports.schedules.library.org') },
-            { value: 'library', label: t('reports.schedules.library.library') },
-          ]}
         />
         <Group gap="xs">
           {library && providerAdmin && (
