@@ -6,7 +6,8 @@ import { useHasPermission } from '../../lib/session';
 /** Provider administrators (TRAC_ADMIN in the provider's organisation) manage the report library. */
 export function useProviderAdmin(): boolean {
   const tracAdmin = useHasPermission('TRAC_ADMIN');
-  return tracAdmin && Boolean(useOrgContext()?.org.isProvider);
+  const providerOrg = Boolean(useOrgContext()?.org.isProvider);
+  return tracAdmin && providerOrg;
 }
 
 /** Switches a reports list between the organisation's items and the provider's library. */

@@ -348,6 +348,20 @@ function RecipientsInput({ value, onChange }: { value: string[]; onChange: (next
 const recipientsValid = (recipients: string[]) =>
   recipients.length > 0 && recipients.every((address) => EMAIL.test(address));
 
+/** A schedule change made from a dialog: once saved it says so, reads the lists again and closes. */
+function useScheduleSave(orgId: string, done: string, onClose: () => void, call: () => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: async () => {
+      notifyMessage(done);
+      await queryClient.invalidateQueries({ queryKey: reportsKey(orgId) });
+      onClose();
+    },
+    meta: { errorKey: 'reports.schedules.saveFailed' },
+  });
+}
+
 /** "Copy to my organisation": a NOT_COPIED library schedule becomes ACTIVE with these recipients. */
 function CopyDialog({
   orgId,
@@ -359,22 +373,14 @@ function CopyDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [recipients, setRecipients] = useState<string[]>([]);
-  const copy = useMutation({
-    mutationFn: () =>
-      apiFetch(`${schedulePath(orgId, schedule.id)}/activate`, {
-        method: 'POST',
-        body: { recipients },
-        schema: reportScheduleSchema,
-      }),
-    onSuccess: async () => {
-      notifyMessage('reports.schedules.library.copied');
-      await queryClient.invalidateQueries({ queryKey: reportsKey(orgId) });
-      onClose();
-    },
-    meta: { errorKey: 'reports.schedules.saveFailed' },
-  });
+  const copy = useScheduleSave(orgId, 'reports.schedules.library.copied', onClose, () =>
+    apiFetch(`${schedulePath(orgId, schedule.id)}/activate`, {
+      method: 'POST',
+      body: { recipients },
+      schema: reportScheduleSchema,
+    }),
+  );
   return (
     <Modal opened onClose={onClose} title={t('reports.schedules.library.copyTitle')}>
       <Stack gap="sm">
@@ -415,26 +421,18 @@ function ScheduleDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const { options } = useTemplateOptions(orgId, library);
   const [templateId, setTemplateId] = useState<string | null>(schedule?.templateId ?? null);
   const [range, setRange] = useState<ReportRange>(schedule?.range ?? '7D');
   const [frequency, setFrequency] = useState<ReportFrequency>(schedule?.frequency ?? 'WEEKLY');
   const [recipients, setRecipients] = useState<string[]>(schedule?.recipients ?? []);
-  const save = useMutation({
-    mutationFn: () =>
-      apiFetch(schedule ? schedulePath(orgId, schedule.id) : schedulePath(orgId), {
-        method: schedule ? 'PUT' : 'POST',
-        body: { templateId, range, frequency, recipients, library },
-        schema: reportScheduleSchema,
-      }),
-    onSuccess: async () => {
-      notifyMessage('reports.schedules.saved');
-      await queryClient.invalidateQueries({ queryKey: reportsKey(orgId) });
-      onClose();
-    },
-    meta: { errorKey: 'reports.schedules.saveFailed' },
-  });
+  const save = useScheduleSave(orgId, 'reports.schedules.saved', onClose, () =>
+    apiFetch(schedule ? schedulePath(orgId, schedule.id) : schedulePath(orgId), {
+      method: schedule ? 'PUT' : 'POST',
+      body: { templateId, range, frequency, recipients, library },
+      schema: reportScheduleSchema,
+    }),
+  );
   return (
     <Modal
       opened
