@@ -192,7 +192,7 @@ export const reportRoutes =
           summary: "The organisation's reports",
           description: `Newest first, on-demand and scheduled, with their state. ${BUILD_NOTE}`,
           params: orgParamsSchema,
-          querystring: reportListQuerySchema,
+          querystring: reportListQuerySchema.omit({ library: true }),
           response: { 200: reportListSchema },
         },
       },
