@@ -36,4 +36,18 @@ test('a bank user requests a report, waits for it to be built and downloads the 
   expect(text[0]).toContain('First Harbor Bank');
   expect(text[0]).toContain('Last 24 hours');
   expect(text.join('\n')).toContain('Top hosts');
+
+  // The provider's library schedule waits as Not copied until the bank copies it with its recipients.
+  await page.getByRole('tab', { name: 'Schedules' }).click();
+  const offered = page.getByRole('row', { name: /Monthly alert desk review/ });
+  await expect(offered.getByText('Not copied')).toBeVisible();
+  await offered
+    .getByRole('button', { name: 'Copy the schedule of Monthly alert desk review to my organisation' })
+    .click();
+  const copy = page.getByRole('dialog', { name: 'Copy to my organisation' });
+  await copy.getByRole('combobox', { name: /Recipients/ }).fill('soc@firstharbor.example');
+  await copy.getByRole('combobox', { name: /Recipients/ }).press('Enter');
+  await copy.getByRole('button', { name: 'Copy to my organisation' }).click();
+  await expect(offered.getByText('Active')).toBeVisible();
+  await expect(offered.getByText('soc@firstharbor.example')).toBeVisible();
 });

@@ -82,6 +82,20 @@ export const CHART_ALERT_FAMILIES: readonly ChartFamily[] = [
   'ACTIVITY_FUNNEL',
 ];
 
+/**
+ * Premium-only data sources (spec 3: "Some are premium-SKU only"), for organisations with
+ * REPORTING_PREMIUM: the analytics of how the team works its alerts and tasks, that is the activity
+ * funnel (alerts to escalations to incidents), the escalation chart and task events. Lists, counts
+ * and trends of records, dismissed trigger activity, saved-query charts (realtime ones included)
+ * and the risk and governance families stay in every reporting product; fraud-domain alert sources
+ * need a fraud product (CYBERFRAUD_STANDARD or CYBERFRAUD_PREMIUM) instead.
+ */
+export const CHART_PREMIUM_FAMILIES: readonly ChartFamily[] = [
+  'ACTIVITY_FUNNEL',
+  'ESCALATIONS',
+  'TASK_EVENTS',
+];
+
 /** Alert families that need the fraud product in the fraud domain. */
 export const CHART_DOMAINS = ['security', 'fraud'] as const;
 export type ChartDomain = (typeof CHART_DOMAINS)[number];

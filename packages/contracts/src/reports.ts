@@ -46,6 +46,8 @@ export const reportTemplateInputSchema = z.object({
   description: z.string().trim().max(REPORT_DESCRIPTION_MAX_LENGTH).default(''),
   /** Charts in the order the PDF shows them; at least one (REPORT_TEMPLATE_NEEDS_CHART). */
   chartIds: z.array(z.uuid()).max(200).default([]),
+  /** Provider administrators only: a library template, of library charts only, offered to every customer. */
+  library: z.boolean().default(false),
 });
 export type ReportTemplateInput = z.input<typeof reportTemplateInputSchema>;
 
@@ -54,6 +56,9 @@ export const reportTemplateSchema = z.object({
   name: z.string(),
   description: z.string(),
   charts: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), live: z.boolean() })),
+  library: z.boolean(),
+  /** The library template this one was copied from. */
+  copiedFromId: z.string().nullable(),
   createdByName: z.string().nullable(),
   createdOn: z.string(),
   modifiedOn: z.string(),
@@ -62,6 +67,11 @@ export type ReportTemplate = z.infer<typeof reportTemplateSchema>;
 
 export const reportListQuerySchema = z.object({
   search: z.string().trim().max(REPORT_NAME_MAX_LENGTH).optional(),
+  /** Templates and schedules: true lists the provider's library instead of the organisation's. */
+  library: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .default(false),
   ...pageParams,
 });
 export type ReportListQuery = z.input<typeof reportListQuerySchema>;
@@ -107,10 +117,26 @@ export const reportScheduleInputSchema = z.object({
   templateId: z.uuid(),
   range: reportRangeSchema,
   frequency: z.enum(REPORT_FREQUENCIES),
-  /** E-mail addresses the PDF is sent to. */
-  recipients: z.array(z.email().max(320)).min(1).max(REPORT_SCHEDULE_MAX_RECIPIENTS),
+  /** E-mail addresses the PDF is sent to: 1 to 50; none for a library schedule (each organisation adds its own). */
+  recipients: z.array(z.email().max(320)).max(REPORT_SCHEDULE_MAX_RECIPIENTS).default([]),
+  /** Provider administrators only: a library schedule of a library template (never runs itself). */
+  library: z.boolean().default(false),
 });
 export type ReportScheduleInput = z.input<typeof reportScheduleInputSchema>;
+
+/** Copying a NOT_COPIED library schedule into the organisation: it becomes ACTIVE with these recipients. */
+export const reportScheduleActivateSchema = z.object({
+  recipients: z.array(z.email().max(320)).min(1).max(REPORT_SCHEDULE_MAX_RECIPIENTS),
+});
+export type ReportScheduleActivate = z.infer<typeof reportScheduleActivateSchema>;
+
+/** POST /report-schedules/library/copy-to-customers. */
+export const reportLibraryCopyResultSchema = z.object({
+  copied: z.number(),
+  skipped: z.number(),
+  orgs: z.number(),
+});
+export type ReportLibraryCopyResult = z.infer<typeof reportLibraryCopyResultSchema>;
 
 export const reportScheduleSchema = z.object({
   id: z.string(),
@@ -120,6 +146,9 @@ export const reportScheduleSchema = z.object({
   frequency: z.enum(REPORT_FREQUENCIES),
   recipients: z.array(z.string()),
   state: z.enum(REPORT_SCHEDULE_STATES),
+  library: z.boolean(),
+  /** The library schedule this one was copied from. */
+  copiedFromId: z.string().nullable(),
   nextRunAt: z.string().nullable(),
   lastRunAt: z.string().nullable(),
   lastRunState: z.enum(REPORT_REQUEST_STATES).nullable(),

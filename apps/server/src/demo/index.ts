@@ -24,7 +24,7 @@ import {
 import { seedEscalationDemo } from './escalation';
 import { seedGovernanceDemo } from './governance';
 import { seedEventsDemo, seedTrickleTokens } from './events';
-import { seedReportsDemo } from './reports';
+import { seedReportLibraryDemo, seedReportsDemo } from './reports';
 import { seedReadinessDemo } from './home';
 import { seedActionsDemo, seedIntegrationsDemo } from './integrations';
 import { seedRiskDemo } from './risk';
@@ -245,7 +245,12 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
       await seedRiskComplianceDashboardDemo(db, orgId, context.adminUserId);
     }
   }
-  await seedLibraryDashboardDemo(db, context.adminUserId);
+  const libraryDashboardId = await seedLibraryDashboardDemo(db, context.adminUserId);
+  await seedReportLibraryDemo(db, {
+    libraryDashboardId,
+    createdBy: context.adminUserId,
+    customerOrgIds: clientOrgIds,
+  });
   await seedIntegrationsDemo(db, orgIds.harbor!, { collect: context.s3Endpoint !== undefined });
   if (context.secrets) await seedActionsDemo(db, context.secrets, orgIds.prairie!, context.adminUserId);
   return summary;

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type TestContext } from '../../test/app';
 import { seedEvents } from '../../test/events';
 import { seedOrg, seedUser, type SeededUser } from '../../test/fixtures';
-import { seedDashboardsDemo } from './dashboards';
+import { seedDashboardsDemo, seedLibraryDashboardDemo } from './dashboards';
 import { buildReport, runDueSchedules } from '../modules/reports/service';
-import { seedReportsDemo } from './reports';
+import { seedReportLibraryDemo, seedReportsDemo } from './reports';
 
 let ctx: TestContext;
 let orgId: string;
@@ -71,6 +71,29 @@ describe('demo reports', () => {
         frequency: 'WEEKLY',
         recipients: ['security@harbor.example'],
       }),
+    ]);
+  });
+
+  it('offers the library schedule to each bank as Not copied', async () => {
+    const db = ctx.database.db;
+    const libraryDashboardId = await seedLibraryDashboardDemo(db, analyst.id);
+    await seedReportLibraryDemo(db, { libraryDashboardId, createdBy: analyst.id, customerOrgIds: [orgId] });
+    const schedules = (await orgRequest(ctx, orgId, 'GET', '/report-schedules', analyst)).json();
+    expect(schedules.items).toContainEqual(
+      expect.objectContaining({
+        templateName: 'Monthly alert desk review',
+        state: 'NOT_COPIED',
+        frequency: 'MONTHLY',
+        recipients: [],
+        nextRunAt: null,
+      }),
+    );
+    const library = (await orgRequest(ctx, orgId, 'GET', '/report-templates?library=true', analyst)).json();
+    expect(library.items[0].charts.map((chart: { name: string }) => chart.name)).toEqual([
+      'Alerts by severity',
+      'Alert trend',
+      'Latest alerts',
+      'Dismissed by trigger',
     ]);
   });
 });

@@ -44,3 +44,42 @@ export async function seedReportsDemo(
   });
   return report.id;
 }
+
+/**
+ * The provider's report library: a template "Monthly alert desk review" of the library's Alert desk
+ * charts and a monthly schedule of it, offered to every bank, where it shows as Not copied (it never
+ * runs there until the bank copies it with its own recipients).
+ */
+export async function seedReportLibraryDemo(
+  db: Db,
+  ids: { libraryDashboardId: string; createdBy: string; customerOrgIds: string[] },
+) {
+  const [someOrg] = ids.customerOrgIds;
+  if (!someOrg) return;
+  const dashboard = await findDashboardView(db, someOrg, ids.libraryDashboardId);
+  const template = await insertTemplate(db, null, {
+    name: 'Monthly alert desk review',
+    description: 'How the alert inbox was worked last month, for the SOC lead.',
+    chartIds: (dashboard?.row.tiles ?? []).map((tile) => tile.chartId),
+    createdBy: ids.createdBy,
+  });
+  const schedule = { templateId: template.id, range: 'LAST_MONTH', frequency: 'MONTHLY', recipients: [] };
+  const library = await insertSchedule(db, {
+    orgId: null,
+    library: true,
+    ...schedule,
+    state: 'ACTIVE',
+    nextRunAt: null,
+    createdBy: ids.createdBy,
+  });
+  for (const orgId of ids.customerOrgIds) {
+    await insertSchedule(db, {
+      orgId,
+      copiedFromId: library.id,
+      ...schedule,
+      state: 'NOT_COPIED',
+      nextRunAt: null,
+      createdBy: ids.createdBy,
+    });
+  }
+}

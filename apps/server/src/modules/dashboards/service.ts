@@ -1,5 +1,7 @@
 import {
   CHART_FAMILY_TYPES,
+  CHART_PREMIUM_FAMILIES,
+  hasSkuGate,
   DASHBOARD_MAX_CHARTS,
   type BulkDeleteResult,
   type Chart,
@@ -18,7 +20,7 @@ import { refusalFor, type AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { resolveRange } from '../events/service';
-import { listAllOrgs } from '../orgs/repo';
+import { listAllOrgs, type OrgRow } from '../orgs/repo';
 import { chartUsedInReports } from '../reports/usage';
 import { viewerOf } from '../roles/rules';
 import {
@@ -153,8 +155,28 @@ const specOf = (input: ParsedChart | ChartRow): ChartSpec => ({
   library: input.library,
 });
 
+/**
+ * Premium-only sources (CHART_PREMIUM_FAMILIES) need REPORTING_PREMIUM: 403 CHART_SOURCE_PREMIUM_ONLY
+ * when a chart on one is made, changed, previewed or drawn in an organisation without it. Library
+ * charts, which the provider makes for every customer, may use them; they draw only where premium.
+ */
+function assertPremiumSource(access: AccessContext, family: string) {
+  if (
+    CHART_PREMIUM_FAMILIES.includes(family as ChartSpec['family']) &&
+    !hasSkuGate(access.org.productSkus, 'reportingPremium')
+  ) {
+    throw new AppError(
+      'AccessDeniedException',
+      'CHART_SOURCE_PREMIUM_ONLY',
+      `The ${family} data source is premium only: it needs REPORTING_PREMIUM`,
+      { params: { family } },
+    );
+  }
+}
+
 /** The rules of spec 3 for a chart; answers the settings to store. */
 async function checkChart(db: Db, access: AccessContext, input: ParsedChart): Promise<ChartSpec> {
+  if (!input.library) assertPremiumSource(access, input.family);
   if (!CHART_FAMILY_TYPES[input.family].includes(input.type)) {
     throw validationFailed('CHART_TYPE_NOT_SUPPORTED', `A ${input.type} chart cannot show ${input.family}`, {
       field: 'type',
@@ -343,6 +365,7 @@ export async function runChartSpec(
   onRollupsDeferred?: () => void,
 ): Promise<ChartData> {
   const source = CHART_SOURCES[spec.family];
+  assertPremiumSource(access, spec.family);
   const refusal = refusalFor({ permission: source.viewPermission, sku: source.sku }, access);
   if (refusal) {
     throw new AppError(
@@ -625,22 +648,17 @@ export async function chooseDefaultDashboard(db: Db, actor: Actor, id: string): 
 }
 
 /**
- * Copies a library dashboard and its charts into one organisation, in the caller's transaction;
- * the copies point at their originals (`copied_from_id`).
+ * Copies the live charts of `chartIds` the organisation sees (the library's) into it, in the
+ * caller's transaction; answers the id of each copy by its original's (`copied_from_id`).
  */
-export async function copyIntoOrg(
+export async function copyChartsInto(
   tx: Db,
-  library: DashboardRow,
+  chartIds: string[],
   orgId: string,
   createdBy: string,
-): Promise<DashboardRow> {
-  const charts = await findChartViews(
-    tx,
-    orgId,
-    library.tiles.map((tile) => tile.chartId),
-  );
+): Promise<Map<string, string>> {
   const copies = new Map<string, string>();
-  for (const { row } of charts) {
+  for (const { row } of await findChartViews(tx, orgId, chartIds)) {
     if (row.state !== 'ACTIVE') continue;
     const copy = await insertChart(tx, {
       orgId,
@@ -657,6 +675,25 @@ export async function copyIntoOrg(
     });
     copies.set(row.id, copy.id);
   }
+  return copies;
+}
+
+/**
+ * Copies a library dashboard and its charts into one organisation, in the caller's transaction;
+ * the copies point at their originals (`copied_from_id`).
+ */
+export async function copyIntoOrg(
+  tx: Db,
+  library: DashboardRow,
+  orgId: string,
+  createdBy: string,
+): Promise<DashboardRow> {
+  const copies = await copyChartsInto(
+    tx,
+    library.tiles.map((tile) => tile.chartId),
+    orgId,
+    createdBy,
+  );
   return insertDashboard(tx, {
     orgId,
     library: false,
@@ -688,30 +725,67 @@ export async function addFromLibrary(db: Db, actor: Actor, id: string): Promise<
   });
 }
 
+export interface CopyCount {
+  copied: number;
+  skipped: number;
+}
+
+/**
+ * Copies each library item an organisation holds no copy of yet (`already`: the ids of the library
+ * items it has copies of, live or deleted), skipping the others.
+ */
+export async function copyMissing<T extends { id: string }>(
+  library: T[],
+  already: Set<string>,
+  copy: (item: T) => Promise<void>,
+): Promise<CopyCount> {
+  const count = { copied: 0, skipped: 0 };
+  for (const item of library) {
+    if (already.has(item.id)) {
+      count.skipped++;
+      continue;
+    }
+    await copy(item);
+    count.copied++;
+  }
+  return count;
+}
+
+/**
+ * "Library items are copied to all customers by administrators" (spec 3): provider administrators
+ * only; runs `copyInto` for every organisation but the provider's in one transaction, adds up what
+ * was copied and skipped, and records it as `<kind>.library-copied` in the provider's log.
+ */
+export async function copyToEveryCustomer(
+  db: Db,
+  actor: Actor,
+  audit: ReturnType<typeof auditFor>,
+  copyInto: (tx: Db, org: OrgRow) => Promise<CopyCount>,
+): Promise<DashboardLibraryCopyResult> {
+  await assertProviderAdmin(db, actor.access);
+  const customers = (await listAllOrgs(db)).filter((org) => !org.isProvider);
+  const total = { copied: 0, skipped: 0 };
+  await db.transaction(async (tx) => {
+    for (const org of customers) {
+      const { copied, skipped } = await copyInto(tx, org);
+      total.copied += copied;
+      total.skipped += skipped;
+    }
+    await audit(tx, actor, 'library-copied', actor.access.org.id, total);
+  });
+  return { ...total, orgs: customers.length };
+}
+
 /**
  * Copies every live library dashboard to every customer organisation (not the provider's), skipping
  * those an organisation already holds a copy of (spec 3). Provider administrators only.
  */
 export async function copyLibraryToCustomers(db: Db, actor: Actor): Promise<DashboardLibraryCopyResult> {
-  await assertProviderAdmin(db, actor.access);
   const library = await liveLibraryDashboards(db);
-  const customers = (await listAllOrgs(db)).filter((org) => !org.isProvider);
-  let copied = 0;
-  let skipped = 0;
-  await db.transaction(async (tx) => {
-    for (const org of customers) {
-      const already = await copiedLibraryIds(tx, org.id);
-      for (const dashboard of library) {
-        if (already.has(dashboard.id)) {
-          skipped++;
-          continue;
-        }
-        const row = await copyIntoOrg(tx, dashboard, org.id, actor.access.user.id);
-        await dashboardAudit(tx, actor, 'copied', row.id, { fromLibraryId: dashboard.id }, org.id);
-        copied++;
-      }
-    }
-    await dashboardAudit(tx, actor, 'library-copied', actor.access.org.id, { copied, skipped });
-  });
-  return { copied, skipped, orgs: customers.length };
+  return copyToEveryCustomer(db, actor, dashboardAudit, async (tx, org) =>
+    copyMissing(library, await copiedLibraryIds(tx, org.id), async (dashboard) => {
+      const row = await copyIntoOrg(tx, dashboard, org.id, actor.access.user.id);
+      await dashboardAudit(tx, actor, 'copied', row.id, { fromLibraryId: dashboard.id }, org.id);
+    }),
+  );
 }

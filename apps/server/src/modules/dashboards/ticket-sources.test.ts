@@ -34,7 +34,8 @@ const LAST_WEEK = { begin: new Date(now - 7 * DAY).toISOString(), end: new Date(
 beforeAll(async () => {
   ctx = await createTestApp();
   const db = ctx.database.db;
-  orgId = (await seedOrg(db)).id;
+  // Task events, the escalation chart and the activity funnel are premium-only sources.
+  orgId = (await seedOrg(db, { productSkus: ['REPORTING_PREMIUM'] })).id;
   otherOrgId = (await seedOrg(db)).id;
   editor = await seedUser(db, { homeOrgId: orgId, permissions: [...EDIT] });
   owner = await seedUser(db, { homeOrgId: orgId, permissions: ['INCIDENT_VIEW'] });
@@ -260,5 +261,64 @@ describe('activity funnel', () => {
     expect([denied.statusCode, denied.json().key]).toEqual([403, 'PERMISSION_DENIED']);
     const pie = await call('POST', '/chart', editor, { name: 'Pie', type: 'pie', family: 'ACTIVITY_FUNNEL' });
     expect([pie.statusCode, pie.json().key]).toEqual([400, 'CHART_TYPE_NOT_SUPPORTED']);
+  });
+});
+
+describe('premium-only sources', () => {
+  it('refuses task events, the escalation chart and the activity funnel without REPORTING_PREMIUM', async () => {
+    const db = ctx.database.db;
+    const provider = await seedOrg(db, { name: 'Provider', isProvider: true });
+    const standard = await seedUser(db, { homeOrgId: otherOrgId, permissions: [...EDIT] });
+    const providerAdmin = await seedUser(db, {
+      homeOrgId: provider.id,
+      permissions: ['TRAC_ADMIN', 'TRAC_USER', ...EDIT],
+      authorisedOrgIds: [orgId, otherOrgId],
+    });
+    const inStandard = (method: HttpMethod, path: string, payload?: object, user = standard) =>
+      orgRequest(ctx, otherOrgId, method, path, user, payload);
+    for (const family of ['TASK_EVENTS', 'ESCALATIONS', 'ACTIVITY_FUNNEL']) {
+      const refused = await inStandard('POST', '/chart', { name: 'Premium', type: 'bar', family });
+      expect([refused.statusCode, refused.json().key, refused.json().params]).toEqual([
+        403,
+        'CHART_SOURCE_PREMIUM_ONLY',
+        { family },
+      ]);
+      const preview = await inStandard('POST', '/chart/preview', {
+        chart: { name: 'Premium', type: 'bar', family },
+        range: LAST_WEEK,
+      });
+      expect([preview.statusCode, preview.json().key]).toEqual([403, 'CHART_SOURCE_PREMIUM_ONLY']);
+    }
+    // Standard sources stay open, and a standard chart cannot be turned into a premium one.
+    const standardChart = await inStandard('POST', '/chart', {
+      name: 'Dismissed',
+      type: 'bar',
+      family: 'DISMISSED_TRIGGER_ACTIVITY',
+    });
+    expect(standardChart.statusCode, standardChart.body).toBe(201);
+    const turned = await inStandard('PUT', `/chart/${standardChart.json().id}`, {
+      name: 'Dismissed',
+      type: 'bar',
+      family: 'ESCALATIONS',
+    });
+    expect([turned.statusCode, turned.json().key]).toEqual([403, 'CHART_SOURCE_PREMIUM_ONLY']);
+    const charts = (await inStandard('GET', '/charts')).json().items as { id: string; family: string }[];
+    expect(charts.map((chart) => chart.family)).toEqual(['DISMISSED_TRIGGER_ACTIVITY']);
+
+    // A library chart on a premium source draws in premium organisations only.
+    const library = await orgRequest(ctx, provider.id, 'POST', '/chart', providerAdmin, {
+      name: 'Library funnel',
+      type: 'bar',
+      family: 'ACTIVITY_FUNNEL',
+      library: true,
+    });
+    expect(library.statusCode, library.body).toBe(201);
+    const theirs = await inStandard('POST', `/chart/${library.json().id}/data`, LAST_WEEK);
+    expect([theirs.statusCode, theirs.json().key]).toEqual([403, 'CHART_SOURCE_PREMIUM_ONLY']);
+    expect((await data(library.json().id, editor)).categories).toEqual([
+      'Fired',
+      'Worked',
+      'Escalated or flagged',
+    ]);
   });
 });

@@ -10,9 +10,15 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { AccessContext } from '../../platform/access';
 import { AppError, validationFailed } from '../../platform/errors';
-import { listAllOrgs } from '../orgs/repo';
 import { findDashboardView } from './repo';
-import { assertProviderAdmin, auditFor, copyIntoOrg, isProviderAdmin, type Actor } from './service';
+import {
+  assertProviderAdmin,
+  auditFor,
+  copyIntoOrg,
+  copyToEveryCustomer,
+  isProviderAdmin,
+  type Actor,
+} from './service';
 import {
   copiedWorkspaceIds,
   dashboardCopiesOf,
@@ -286,17 +292,5 @@ export async function copyDefaultWorkspacesInto(
 
 /** Copies the default library workspaces to every customer organisation that has no copy yet. */
 export async function copyWorkspacesToCustomers(db: Db, actor: Actor): Promise<WorkspaceLibraryCopyResult> {
-  await assertProviderAdmin(db, actor.access);
-  const customers = (await listAllOrgs(db)).filter((org) => !org.isProvider);
-  let copied = 0;
-  let skipped = 0;
-  await db.transaction(async (tx) => {
-    for (const org of customers) {
-      const result = await copyDefaultWorkspacesInto(tx, actor, org);
-      copied += result.copied;
-      skipped += result.skipped;
-    }
-    await audit(tx, actor, 'library-copied', actor.access.org.id, { copied, skipped });
-  });
-  return { copied, skipped, orgs: customers.length };
+  return copyToEveryCustomer(db, actor, audit, (tx, org) => copyDefaultWorkspacesInto(tx, actor, org));
 }

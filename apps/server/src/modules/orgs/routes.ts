@@ -18,6 +18,7 @@ import { accessDenied, notFound } from '../../platform/errors';
 import { orgParamsSchema } from '../../platform/http';
 import { grantOrgAccess } from '../users/repo';
 import { copyDefaultWorkspacesInto } from '../dashboards/workspace-service';
+import { copyLibrarySchedulesInto } from '../reports/service';
 import { findOrg, insertOrg, listAllOrgs, listUserOrgs, updateOrg, type OrgRow } from './repo';
 
 const tags = ['orgs'];
@@ -219,7 +220,8 @@ export const orgRoutes =
           summary: 'Create a client organisation',
           description:
             'The creator is authorised for it at once. Library workspaces marked `copyToCustomers` are copied ' +
-            'into it (premium-only ones when it holds REPORTING_PREMIUM).',
+            'into it (premium-only ones when it holds REPORTING_PREMIUM); library report schedules appear in it ' +
+            'as NOT_COPIED.',
           params: orgParamsSchema,
           body: managedOrgInputSchema,
           response: { 201: managedOrgSchema },
@@ -233,6 +235,8 @@ export const orgRoutes =
           await grantOrgAccess(tx, access.user.id, org.id);
           // Library workspaces marked "copied by default" come with every new customer.
           await copyDefaultWorkspacesInto(tx, { access, ip: request.ip }, org);
+          // Library report schedules appear in it as NOT_COPIED until its administrators copy them.
+          await copyLibrarySchedulesInto(tx, { access, ip: request.ip }, org);
           await recordActivity(tx, {
             orgId: org.id,
             actorUserId: access.user.id,

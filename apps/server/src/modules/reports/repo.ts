@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../users/tables';
 import { reportSchedules, reports, reportTemplates } from './tables';
@@ -25,6 +25,13 @@ async function paged<Row>(
   return { items: rows, total: counted?.total ?? 0 };
 }
 
+/**
+ * Rows of an organisation, or of the provider's library when `orgId` is null: every function below
+ * that takes `orgId` reads and writes only the one or the other.
+ */
+const ownedBy = (table: typeof reportTemplates | typeof reportSchedules, orgId: string | null): SQL =>
+  orgId === null ? and(isNull(table.orgId), eq(table.library, true))! : eq(table.orgId, orgId);
+
 // ---------------------------------------------------------------------------------------------------
 // Templates
 
@@ -33,9 +40,9 @@ export interface TemplateView {
   createdByName: string | null;
 }
 
-export function listTemplates(db: Db, orgId: string, search: string | undefined, page: Page) {
+export function listTemplates(db: Db, orgId: string | null, search: string | undefined, page: Page) {
   const where = and(
-    eq(reportTemplates.orgId, orgId),
+    ownedBy(reportTemplates, orgId),
     search ? ilike(reportTemplates.name, `%${escapeLike(search)}%`) : undefined,
   );
   return paged<TemplateView>(
@@ -54,45 +61,79 @@ export function listTemplates(db: Db, orgId: string, search: string | undefined,
   );
 }
 
-export async function findTemplate(db: Db, orgId: string, id: string): Promise<TemplateView | undefined> {
+/** The organisation's template (the library's when `orgId` is null). */
+export async function findTemplate(
+  db: Db,
+  orgId: string | null,
+  id: string,
+): Promise<TemplateView | undefined> {
   const [view] = await db
     .select({ row: reportTemplates, createdByName: nameOf })
     .from(reportTemplates)
     .leftJoin(users, eq(users.id, reportTemplates.createdBy))
-    .where(and(eq(reportTemplates.orgId, orgId), eq(reportTemplates.id, id)));
+    .where(and(ownedBy(reportTemplates, orgId), eq(reportTemplates.id, id)));
   return view;
+}
+
+/** A template the organisation sees: its own or the library's. */
+export async function findVisibleTemplate(db: Db, orgId: string, id: string) {
+  const [view] = await db
+    .select({ row: reportTemplates, createdByName: nameOf })
+    .from(reportTemplates)
+    .leftJoin(users, eq(users.id, reportTemplates.createdBy))
+    .where(
+      and(or(ownedBy(reportTemplates, orgId), ownedBy(reportTemplates, null)), eq(reportTemplates.id, id)),
+    );
+  return view;
+}
+
+/** The organisation's copy of a library template, if it holds one. */
+export async function findTemplateCopy(db: Db, orgId: string, libraryId: string) {
+  const [row] = await db
+    .select()
+    .from(reportTemplates)
+    .where(and(eq(reportTemplates.orgId, orgId), eq(reportTemplates.copiedFromId, libraryId)))
+    .orderBy(asc(reportTemplates.createdOn))
+    .limit(1);
+  return row;
 }
 
 export async function insertTemplate(
   db: Db,
-  orgId: string,
-  values: { name: string; description: string; chartIds: string[]; createdBy: string | null },
+  orgId: string | null,
+  values: {
+    name: string;
+    description: string;
+    chartIds: string[];
+    createdBy: string | null;
+    copiedFromId?: string | null;
+  },
 ) {
   const [row] = await db
     .insert(reportTemplates)
-    .values({ orgId, ...values })
+    .values({ orgId, library: orgId === null, ...values })
     .returning();
   return row!;
 }
 
 export async function updateTemplate(
   db: Db,
-  orgId: string,
+  orgId: string | null,
   id: string,
   values: { name: string; description: string; chartIds: string[] },
 ) {
   const [row] = await db
     .update(reportTemplates)
     .set({ ...values, modifiedOn: new Date() })
-    .where(and(eq(reportTemplates.orgId, orgId), eq(reportTemplates.id, id)))
+    .where(and(ownedBy(reportTemplates, orgId), eq(reportTemplates.id, id)))
     .returning();
   return row;
 }
 
-export async function deleteTemplateRow(db: Db, orgId: string, id: string) {
+export async function deleteTemplateRow(db: Db, orgId: string | null, id: string) {
   const [row] = await db
     .delete(reportTemplates)
-    .where(and(eq(reportTemplates.orgId, orgId), eq(reportTemplates.id, id)))
+    .where(and(ownedBy(reportTemplates, orgId), eq(reportTemplates.id, id)))
     .returning();
   return row;
 }
@@ -220,9 +261,11 @@ const scheduleView = {
 };
 
 const liveSchedule = ne(reportSchedules.state, 'DELETED');
+/** For `updateSchedule`: only while the schedule is still NOT_COPIED. */
+export const stillNotCopied = eq(reportSchedules.state, 'NOT_COPIED');
 
-export function listSchedules(db: Db, orgId: string, page: Page) {
-  const where = and(eq(reportSchedules.orgId, orgId), liveSchedule);
+export function listSchedules(db: Db, orgId: string | null, page: Page) {
+  const where = and(ownedBy(reportSchedules, orgId), liveSchedule);
   return paged<ScheduleView>(
     db
       .select(scheduleView)
@@ -240,13 +283,17 @@ export function listSchedules(db: Db, orgId: string, page: Page) {
   );
 }
 
-export async function findSchedule(db: Db, orgId: string, id: string): Promise<ScheduleView | undefined> {
+export async function findSchedule(
+  db: Db,
+  orgId: string | null,
+  id: string,
+): Promise<ScheduleView | undefined> {
   const [view] = await db
     .select(scheduleView)
     .from(reportSchedules)
     .innerJoin(reportTemplates, eq(reportTemplates.id, reportSchedules.templateId))
     .leftJoin(users, eq(users.id, reportSchedules.createdBy))
-    .where(and(eq(reportSchedules.orgId, orgId), eq(reportSchedules.id, id), liveSchedule));
+    .where(and(ownedBy(reportSchedules, orgId), eq(reportSchedules.id, id), liveSchedule));
   return view;
 }
 
@@ -257,7 +304,7 @@ export async function insertSchedule(db: Db, values: NewSchedule) {
 
 export async function updateSchedule(
   db: Db,
-  orgId: string,
+  orgId: string | null,
   id: string,
   values: Partial<NewSchedule>,
   where?: SQL,
@@ -265,17 +312,53 @@ export async function updateSchedule(
   const [row] = await db
     .update(reportSchedules)
     .set({ ...values, modifiedOn: new Date() })
-    .where(and(eq(reportSchedules.orgId, orgId), eq(reportSchedules.id, id), where))
+    .where(and(ownedBy(reportSchedules, orgId), eq(reportSchedules.id, id), where))
     .returning();
   return row;
 }
 
-export async function countLiveSchedulesOf(db: Db, orgId: string, templateId: string) {
+/**
+ * Live schedules of a template: the organisation's, or for a library template (`orgId` null) the
+ * library's and the NOT_COPIED copies in customer organisations that still build on it.
+ */
+export async function countLiveSchedulesOf(db: Db, orgId: string | null, templateId: string) {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(reportSchedules)
-    .where(and(eq(reportSchedules.orgId, orgId), eq(reportSchedules.templateId, templateId), liveSchedule));
+    .where(
+      and(
+        orgId === null ? undefined : eq(reportSchedules.orgId, orgId),
+        eq(reportSchedules.templateId, templateId),
+        liveSchedule,
+      ),
+    );
   return row?.n ?? 0;
+}
+
+/** Live library schedules, oldest first. */
+export async function liveLibrarySchedules(db: Db): Promise<ScheduleRow[]> {
+  return db
+    .select()
+    .from(reportSchedules)
+    .where(and(ownedBy(reportSchedules, null), liveSchedule))
+    .orderBy(asc(reportSchedules.createdOn));
+}
+
+/** Library schedules an organisation holds a copy of, in any state (a deleted copy stays skipped). */
+export async function copiedScheduleIds(db: Db, orgId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ copiedFromId: reportSchedules.copiedFromId })
+    .from(reportSchedules)
+    .where(and(eq(reportSchedules.orgId, orgId), sql`${reportSchedules.copiedFromId} IS NOT NULL`));
+  return new Set(rows.map((row) => row.copiedFromId!));
+}
+
+/** Changes the copies of a library schedule that no organisation has activated yet. */
+export async function updateNotCopiedCopies(db: Db, libraryId: string, values: Partial<NewSchedule>) {
+  await db
+    .update(reportSchedules)
+    .set({ ...values, modifiedOn: new Date() })
+    .where(and(eq(reportSchedules.copiedFromId, libraryId), eq(reportSchedules.state, 'NOT_COPIED')));
 }
 
 /** Claims the next due active schedule (locked until the transaction ends), or undefined. */
@@ -283,7 +366,13 @@ export async function claimDueSchedule(db: Db, now: Date) {
   const [row] = await db
     .select()
     .from(reportSchedules)
-    .where(and(eq(reportSchedules.state, 'ACTIVE'), lte(reportSchedules.nextRunAt, now)))
+    .where(
+      and(
+        eq(reportSchedules.state, 'ACTIVE'),
+        eq(reportSchedules.library, false),
+        lte(reportSchedules.nextRunAt, now),
+      ),
+    )
     .orderBy(asc(reportSchedules.nextRunAt))
     .limit(1)
     .for('update', { skipLocked: true });

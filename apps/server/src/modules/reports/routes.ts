@@ -1,7 +1,9 @@
 import {
   reportListQuerySchema,
+  reportLibraryCopyResultSchema,
   reportListSchema,
   reportRequestSchema,
+  reportScheduleActivateSchema,
   reportSchema,
   reportScheduleInputSchema,
   reportScheduleListSchema,
@@ -19,6 +21,8 @@ import { attachment, orgParamsSchema } from '../../platform/http';
 import type { Actor } from '../dashboards/service';
 import { listReports, listSchedules, listTemplates } from './repo';
 import {
+  activateSchedule,
+  copyScheduleLibraryToCustomers,
   createSchedule,
   createTemplate,
   deleteReport,
@@ -52,7 +56,9 @@ const pageOf = (query: { pageSize: number; pageNumber: number }) => ({
 const TEMPLATE_RULES =
   'Rules (400): at least one chart (REPORT_TEMPLATE_NEEDS_CHART), at most 24 ' +
   '(REPORT_TEMPLATE_TOO_MANY_CHARTS), each once (REPORT_TEMPLATE_DUPLICATE_CHART) and each a live chart ' +
-  'of the organisation or the library (REPORT_TEMPLATE_CHART_MISSING). A chart in a template has its series locked: ' +
+  'of the organisation or the library (REPORT_TEMPLATE_CHART_MISSING; a library template takes library charts ' +
+  'only). `library: true` makes a library template, offered to every customer; library templates are changed ' +
+  'by provider administrators only (403 LIBRARY_COPY_DENIED). A chart in a template has its series locked: ' +
   'changing its family, queries or domain answers 400 SERIES_USED_IN_ON_DEMAND_REPORT.';
 
 const BUILD_NOTE =
@@ -63,8 +69,12 @@ const BUILD_NOTE =
 
 const SCHEDULE_NOTE =
   'A schedule builds its template over `range` DAILY (00:00 UTC), WEEKLY (Monday) or MONTHLY (the 1st) ' +
-  'and e-mails the PDF to `recipients` (1 to 50 addresses). States ACTIVE, PAUSED, DELETED; ' +
-  '`lastRunState` PENDING, COMPLETED or FAILED.';
+  'and e-mails the PDF to `recipients` (1 to 50 addresses; 400 REPORT_SCHEDULE_NEEDS_RECIPIENT). States ' +
+  'NOT_COPIED, ACTIVE, PAUSED, DELETED; `lastRunState` PENDING, COMPLETED or FAILED. Library schedules ' +
+  '(`library: true`, provider administrators only, a library template, no recipients: 400 ' +
+  'REPORT_LIBRARY_SCHEDULE_RECIPIENTS) never run: copied to the customers they are NOT_COPIED there, never ' +
+  'built or e-mailed, until the organisation copies one (POST .../activate) with its own recipients. Changing ' +
+  'a library schedule changes its copies still NOT_COPIED; deleting it deletes them.';
 
 /** Report templates, on-demand reports and report schedules (spec 3): /reports and /reports/templates/list. */
 export const reportRoutes =
@@ -80,7 +90,9 @@ export const reportRoutes =
         schema: {
           tags: TAGS,
           summary: "The organisation's report templates",
-          description: 'By name; `search` matches part of the name; paged by pageSize and pageNumber.',
+          description:
+            'By name; `search` matches part of the name; paged by pageSize and pageNumber. `library=true`: ' +
+            "the provider's library templates instead.",
           params: orgParamsSchema,
           querystring: reportListQuerySchema,
           response: { 200: reportTemplateListSchema },
@@ -90,7 +102,7 @@ export const reportRoutes =
         const access = accessOf(request);
         const { items, total } = await listTemplates(
           db,
-          access.org.id,
+          request.query.library ? null : access.org.id,
           request.query.search,
           pageOf(request.query),
         );
@@ -106,7 +118,8 @@ export const reportRoutes =
           tags: TAGS,
           summary: 'One report template',
           description:
-            'Its charts in order; `live` is false for a chart deleted since. 404 REPORT_TEMPLATE_NOT_FOUND.',
+            "The organisation's or the library's; its charts in order; `live` is false for a chart deleted " +
+            'since. 404 REPORT_TEMPLATE_NOT_FOUND.',
           params: idParams,
           response: { 200: reportTemplateSchema },
         },
@@ -155,8 +168,8 @@ export const reportRoutes =
           tags: TAGS,
           summary: 'Delete a report template',
           description:
-            'Reports built from it keep their PDFs. 409 REPORT_TEMPLATE_IN_USE while an active or paused ' +
-            'schedule uses it.',
+            'Reports built from it keep their PDFs. 409 REPORT_TEMPLATE_IN_USE while a schedule that is not ' +
+            'deleted uses it (for a library template: a library schedule or a NOT_COPIED copy of one).',
           params: idParams,
           response: noContent,
         },
@@ -179,7 +192,7 @@ export const reportRoutes =
           summary: "The organisation's reports",
           description: `Newest first, on-demand and scheduled, with their state. ${BUILD_NOTE}`,
           params: orgParamsSchema,
-          querystring: reportListQuerySchema,
+          querystring: reportListQuerySchema.omit({ library: true }),
           response: { 200: reportListSchema },
         },
       },
@@ -280,14 +293,17 @@ export const reportRoutes =
         schema: {
           tags: TAGS,
           summary: "The organisation's report schedules",
-          description: `Active and paused schedules, by template name. ${SCHEDULE_NOTE}`,
+          description:
+            'Schedules not deleted (NOT_COPIED, ACTIVE, PAUSED), by template name; `library=true`: the ' +
+            `provider's library schedules instead. ${SCHEDULE_NOTE}`,
           params: orgParamsSchema,
           querystring: reportListQuerySchema.omit({ search: true }),
           response: { 200: reportScheduleListSchema },
         },
       },
       async (request) => {
-        const { items, total } = await listSchedules(db, accessOf(request).org.id, pageOf(request.query));
+        const owner = request.query.library ? null : accessOf(request).org.id;
+        const { items, total } = await listSchedules(db, owner, pageOf(request.query));
         return { items: items.map(scheduleJson), total };
       },
     );
@@ -316,7 +332,9 @@ export const reportRoutes =
         schema: {
           tags: TAGS,
           summary: 'Change a report schedule',
-          description: `${SCHEDULE_NOTE} A new frequency moves the next run. 404 REPORT_SCHEDULE_NOT_FOUND.`,
+          description:
+            `${SCHEDULE_NOTE} A new frequency moves the next run. \`library\` is kept as it was. 404 ` +
+            'REPORT_SCHEDULE_NOT_FOUND; 409 REPORT_SCHEDULE_NOT_COPIED for a NOT_COPIED schedule (copy it first).',
           params: idParams,
           body: reportScheduleInputSchema,
           response: { 200: reportScheduleSchema },
@@ -337,7 +355,7 @@ export const reportRoutes =
               (move === 'pause'
                 ? 'ACTIVE to PAUSED: no report is built until it is resumed. '
                 : 'PAUSED to ACTIVE: the next run counts from now. ') +
-              '409 REPORT_SCHEDULE_STATE_INVALID from another state.',
+              '409 REPORT_SCHEDULE_STATE_INVALID from another state, REPORT_SCHEDULE_NOT_COPIED from NOT_COPIED.',
             params: idParams,
             response: { 200: reportScheduleSchema },
           },
@@ -353,7 +371,10 @@ export const reportRoutes =
         schema: {
           tags: TAGS,
           summary: 'Delete a report schedule',
-          description: 'Moves it to DELETED; the reports it built stay. 404 REPORT_SCHEDULE_NOT_FOUND.',
+          description:
+            'Moves it to DELETED; the reports it built stay. A NOT_COPIED schedule is dismissed (later library ' +
+            'copies skip it); a library schedule (provider administrators) takes its NOT_COPIED copies along. ' +
+            '404 REPORT_SCHEDULE_NOT_FOUND.',
           params: idParams,
           response: noContent,
         },
@@ -362,5 +383,44 @@ export const reportRoutes =
         await deleteSchedule(db, actorOf(request), request.params.id);
         return reply.code(204).send(null);
       },
+    );
+
+    app.post(
+      '/api/org/:orgId/report-schedule/:id/activate',
+      {
+        config: EDIT,
+        schema: {
+          tags: TAGS,
+          summary: 'Copy a library schedule to the organisation',
+          description:
+            "NOT_COPIED to ACTIVE with the organisation's own `recipients` (1 to 50): the organisation's copy " +
+            'of the library template (with copies of its charts) is made unless it holds one, and the schedule ' +
+            'builds it from its next run. 409 REPORT_SCHEDULE_STATE_INVALID from another state; 404 ' +
+            'REPORT_SCHEDULE_NOT_FOUND.',
+          params: idParams,
+          body: reportScheduleActivateSchema,
+          response: { 200: reportScheduleSchema },
+        },
+      },
+      async (request) => activateSchedule(db, actorOf(request), request.params.id, request.body),
+    );
+
+    app.post(
+      '/api/org/:orgId/report-schedules/library/copy-to-customers',
+      {
+        config: { access: { permission: 'TRAC_ADMIN' as const } },
+        schema: {
+          tags: TAGS,
+          summary: 'Copy library schedules to every customer organisation',
+          description:
+            'Provider administrators only (403 LIBRARY_COPY_DENIED). Each live library schedule appears in every ' +
+            "organisation but the provider's as NOT_COPIED (never built or e-mailed) until the organisation " +
+            'copies it; schedules an organisation already holds a copy of (even a deleted one) are skipped. ' +
+            'New customer organisations get them when created.',
+          params: orgParamsSchema,
+          response: { 200: reportLibraryCopyResultSchema },
+        },
+      },
+      async (request) => copyScheduleLibraryToCustomers(db, actorOf(request)),
     );
   };

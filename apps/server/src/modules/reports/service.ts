@@ -9,6 +9,8 @@ import {
   type ReportRange,
   type ReportRequest,
   type ReportSchedule,
+  type ReportLibraryCopyResult,
+  type ReportScheduleActivate,
   type ReportTemplate,
   type reportScheduleInputSchema,
   type reportTemplateInputSchema,
@@ -21,12 +23,23 @@ import { AppError, conflict, validationFailed } from '../../platform/errors';
 import type { JobRunner } from '../../platform/jobs';
 import type { SendMail } from '../../platform/mail';
 import { PdfBuilder } from '../../platform/pdf/document';
-import { auditFor, chartData, visibleCharts, type Actor } from '../dashboards/service';
+import {
+  assertProviderAdmin,
+  auditFor,
+  chartData,
+  copyChartsInto,
+  copyMissing,
+  copyToEveryCustomer,
+  visibleCharts,
+  type Actor,
+  type CopyCount,
+} from '../dashboards/service';
 import { loadOrgAccess } from '../users/access';
 import { findUser, listUserEmails } from '../users/repo';
 import { addChartSection } from './render';
 import {
   claimDueSchedule,
+  copiedScheduleIds,
   countLiveSchedulesOf,
   deleteReportRow,
   deleteTemplateRow,
@@ -35,12 +48,17 @@ import {
   findSchedule,
   findScheduleById,
   findTemplate,
+  findTemplateCopy,
+  findVisibleTemplate,
   insertReport,
   insertSchedule,
   insertTemplate,
+  liveLibrarySchedules,
   moveReport,
   setScheduleRun,
   staleReports,
+  stillNotCopied,
+  updateNotCopiedCopies,
   updateSchedule,
   updateTemplate,
   type ReportRow,
@@ -92,6 +110,8 @@ export function templateJson(
       const chart = charts.get(id);
       return { id, name: chart?.name ?? '', type: chart?.type ?? '', live: chart?.state === 'ACTIVE' };
     }),
+    library: row.library,
+    copiedFromId: row.copiedFromId,
     createdByName,
     createdOn: row.createdOn.toISOString(),
     modifiedOn: row.modifiedOn.toISOString(),
@@ -105,14 +125,29 @@ export async function templatesJson(db: Db, access: AccessContext, views: Templa
   return views.map((view) => templateJson(view, byId));
 }
 
+/** A template of the organisation or of the library. */
 export async function getTemplate(db: Db, access: AccessContext, id: string): Promise<ReportTemplate> {
-  const view = await findTemplate(db, access.org.id, id);
+  const view = await findVisibleTemplate(db, access.org.id, id);
   if (!view) throw templateNotFound();
   return (await templatesJson(db, access, [view]))[0]!;
 }
 
-/** The rules of spec 3 for a template: at least one chart, each once, each a live chart the organisation sees. */
-async function checkTemplate(db: Db, access: AccessContext, input: ParsedTemplate) {
+/**
+ * A template the caller may change: the organisation's, or the library's for provider administrators
+ * (403 LIBRARY_COPY_DENIED for others).
+ */
+async function changeableTemplate(db: Db, access: AccessContext, id: string) {
+  const view = await findVisibleTemplate(db, access.org.id, id);
+  if (!view) throw templateNotFound();
+  if (view.row.library) await assertProviderAdmin(db, access);
+  return view;
+}
+
+/**
+ * The rules of spec 3 for a template: at least one chart, each once, each a live chart the
+ * organisation sees; a library template, which every customer may copy, of library charts only.
+ */
+async function checkTemplate(db: Db, access: AccessContext, input: ParsedTemplate, library: boolean) {
   const { chartIds } = input;
   if (chartIds.length === 0) {
     throw validationFailed('REPORT_TEMPLATE_NEEDS_CHART', 'A template needs at least one chart', {
@@ -129,7 +164,9 @@ async function checkTemplate(db: Db, access: AccessContext, input: ParsedTemplat
     throw validationFailed('REPORT_TEMPLATE_DUPLICATE_CHART', 'A chart appears twice', { field: 'chartIds' });
   }
   const live = new Set(
-    (await visibleCharts(db, access, chartIds)).filter((chart) => chart.state === 'ACTIVE').map((c) => c.id),
+    (await visibleCharts(db, access, chartIds))
+      .filter((chart) => chart.state === 'ACTIVE' && (!library || chart.library))
+      .map((chart) => chart.id),
   );
   const missing = chartIds.find((id) => !live.has(id));
   if (missing) {
@@ -148,9 +185,10 @@ const templateSnapshot = (input: { name: string; description: string; chartIds: 
 
 export async function createTemplate(db: Db, actor: Actor, input: ParsedTemplate) {
   const { access } = actor;
-  await checkTemplate(db, access, input);
+  if (input.library) await assertProviderAdmin(db, access);
+  await checkTemplate(db, access, input, input.library);
   const id = await db.transaction(async (tx) => {
-    const row = await insertTemplate(tx, access.org.id, {
+    const row = await insertTemplate(tx, input.library ? null : access.org.id, {
       ...templateSnapshot(input),
       createdBy: access.user.id,
     });
@@ -162,11 +200,11 @@ export async function createTemplate(db: Db, actor: Actor, input: ParsedTemplate
 
 export async function updateTemplateFields(db: Db, actor: Actor, id: string, input: ParsedTemplate) {
   const { access } = actor;
-  const before = await findTemplate(db, access.org.id, id);
-  if (!before) throw templateNotFound();
-  await checkTemplate(db, access, input);
+  const before = await changeableTemplate(db, access, id);
+  const owner = before.row.orgId;
+  await checkTemplate(db, access, input, before.row.library);
   await db.transaction(async (tx) => {
-    const row = await updateTemplate(tx, access.org.id, id, templateSnapshot(input));
+    const row = await updateTemplate(tx, owner, id, templateSnapshot(input));
     if (!row) throw templateNotFound();
     await templateAudit(tx, actor, 'updated', id, {
       before: templateSnapshot(before.row),
@@ -176,14 +214,18 @@ export async function updateTemplateFields(db: Db, actor: Actor, id: string, inp
   return getTemplate(db, access, id);
 }
 
-/** Deletes a template no live schedule uses; the reports built from it keep their PDFs. */
+/**
+ * Deletes a template no live schedule uses (for a library template: no library schedule and no copy
+ * an organisation has not activated yet); the reports built from it keep their PDFs.
+ */
 export async function deleteTemplate(db: Db, actor: Actor, id: string) {
   const { access } = actor;
+  const owner = (await changeableTemplate(db, access, id)).row.orgId;
   await db.transaction(async (tx) => {
-    if ((await countLiveSchedulesOf(tx, access.org.id, id)) > 0) {
+    if ((await countLiveSchedulesOf(tx, owner, id)) > 0) {
       throw conflict('REPORT_TEMPLATE_IN_USE', 'A report schedule uses this template');
     }
-    const row = await deleteTemplateRow(tx, access.org.id, id);
+    const row = await deleteTemplateRow(tx, owner, id);
     if (!row) throw templateNotFound();
     await templateAudit(tx, actor, 'deleted', id, { before: templateSnapshot(row) });
   });
@@ -219,7 +261,8 @@ export async function getReport(db: Db, orgId: string, id: string): Promise<Repo
 /** Adds a report of a template over a range resolved now; answers it (REQUESTED) once its row is written. */
 async function addReport(
   db: Db,
-  template: { id: string; name: string; orgId: string },
+  template: { id: string; name: string },
+  orgId: string,
   range: ReportRange,
   requestedBy: string | null,
   scheduleId: string | null,
@@ -227,7 +270,7 @@ async function addReport(
 ): Promise<ReportRow> {
   const { begin, end } = resolveSearchRange(range, now);
   return insertReport(db, {
-    orgId: template.orgId,
+    orgId,
     templateId: template.id,
     scheduleId,
     name: template.name,
@@ -252,7 +295,7 @@ export async function requestReport(
     throw validationFailed('REPORT_TEMPLATE_NOT_FOUND', 'Report template not found', { field: 'templateId' });
   }
   const row = await db.transaction(async (tx) => {
-    const added = await addReport(tx, template.row, input.range, access.user.id, null, now);
+    const added = await addReport(tx, template.row, access.org.id, input.range, access.user.id, null, now);
     await reportAudit(tx, actor, 'requested', added.id, { templateId: template.row.id, range: input.range });
     return added;
   });
@@ -402,7 +445,8 @@ export async function buildReport(db: Db, reportId: string, deps: BuildDeps = {}
 async function deliverScheduled(db: Db, row: ReportRow, pdf: Buffer | null, deps: BuildDeps) {
   const schedule = await findScheduleById(db, row.scheduleId!);
   if (!schedule) return;
-  if (pdf && deps.sendMail) {
+  // A schedule not copied into the organisation (or a library one) has no recipients of its own.
+  if (pdf && deps.sendMail && schedule.orgId === row.orgId && schedule.state !== 'NOT_COPIED') {
     const fileName = `${row.name.replace(/[^\w .-]+/g, '_')}.pdf`;
     for (const to of schedule.recipients) {
       await deps.sendMail({
@@ -432,6 +476,8 @@ export function scheduleJson({ row, templateName, createdByName }: ScheduleView)
     frequency: row.frequency as ReportSchedule['frequency'],
     recipients: row.recipients,
     state: row.state as ReportSchedule['state'],
+    library: row.library,
+    copiedFromId: row.copiedFromId,
     nextRunAt: row.nextRunAt?.toISOString() ?? null,
     lastRunAt: row.lastRunAt?.toISOString() ?? null,
     lastRunState: row.lastRunState as ReportSchedule['lastRunState'],
@@ -440,7 +486,7 @@ export function scheduleJson({ row, templateName, createdByName }: ScheduleView)
   };
 }
 
-async function getSchedule(db: Db, orgId: string, id: string) {
+async function getSchedule(db: Db, orgId: string | null, id: string) {
   const view = await findSchedule(db, orgId, id);
   if (!view) throw scheduleNotFound();
   return scheduleJson(view);
@@ -458,32 +504,71 @@ const scheduleSnapshot = (input: {
   recipients: input.recipients,
 });
 
-async function assertTemplate(db: Db, orgId: string, templateId: string) {
+async function assertTemplate(db: Db, orgId: string | null, templateId: string) {
   if (!(await findTemplate(db, orgId, templateId))) {
     throw validationFailed('REPORT_TEMPLATE_NOT_FOUND', 'Report template not found', { field: 'templateId' });
   }
 }
 
-const uniqueRecipients = (input: ParsedSchedule) => [
-  ...new Set(input.recipients.map((address) => address.trim().toLowerCase())),
+const uniqueRecipients = (recipients: string[]) => [
+  ...new Set(recipients.map((address) => address.trim().toLowerCase())),
 ];
+
+/**
+ * An organisation's schedule e-mails 1 to 50 recipients; a library schedule none, since each
+ * organisation that copies it names its own.
+ */
+function checkRecipients(input: ParsedSchedule, library: boolean) {
+  if (library && input.recipients.length > 0) {
+    throw validationFailed(
+      'REPORT_LIBRARY_SCHEDULE_RECIPIENTS',
+      'A library schedule has no recipients: each organisation adds its own',
+      { field: 'recipients' },
+    );
+  }
+  if (!library && input.recipients.length === 0) {
+    throw validationFailed('REPORT_SCHEDULE_NEEDS_RECIPIENT', 'A schedule needs at least one recipient', {
+      field: 'recipients',
+    });
+  }
+}
+
+const notCopied = () =>
+  conflict(
+    'REPORT_SCHEDULE_NOT_COPIED',
+    'This library schedule is not copied into the organisation yet: copy it first',
+  );
+
+/** A schedule the caller may change: the organisation's, or the library's for provider administrators. */
+async function changeableSchedule(db: Db, access: AccessContext, id: string) {
+  const view = (await findSchedule(db, access.org.id, id)) ?? (await findSchedule(db, null, id));
+  if (!view) throw scheduleNotFound();
+  if (view.row.library) await assertProviderAdmin(db, access);
+  return view;
+}
 
 export async function createSchedule(db: Db, actor: Actor, input: ParsedSchedule, now = new Date()) {
   const { access } = actor;
-  await assertTemplate(db, access.org.id, input.templateId);
+  const { library } = input;
+  if (library) await assertProviderAdmin(db, access);
+  checkRecipients(input, library);
+  const owner = library ? null : access.org.id;
+  await assertTemplate(db, owner, input.templateId);
   const id = await db.transaction(async (tx) => {
     const row = await insertSchedule(tx, {
-      orgId: access.org.id,
+      orgId: owner,
+      library,
       ...scheduleSnapshot(input),
-      recipients: uniqueRecipients(input),
+      recipients: uniqueRecipients(input.recipients),
       state: 'ACTIVE',
-      nextRunAt: nextReportRun(input.frequency, now),
+      // A library schedule never runs itself.
+      nextRunAt: library ? null : nextReportRun(input.frequency, now),
       createdBy: access.user.id,
     });
     await scheduleAudit(tx, actor, 'created', row.id, { after: scheduleSnapshot(row) });
     return row.id;
   });
-  return getSchedule(db, access.org.id, id);
+  return getSchedule(db, owner, id);
 }
 
 export async function updateScheduleFields(
@@ -494,22 +579,30 @@ export async function updateScheduleFields(
   now = new Date(),
 ) {
   const { access } = actor;
-  const before = await findSchedule(db, access.org.id, id);
-  if (!before) throw scheduleNotFound();
-  await assertTemplate(db, access.org.id, input.templateId);
+  const before = await changeableSchedule(db, access, id);
+  const { library } = before.row;
+  if (before.row.state === 'NOT_COPIED') throw notCopied();
+  checkRecipients(input, library);
+  const owner = before.row.orgId;
+  await assertTemplate(db, owner, input.templateId);
   await db.transaction(async (tx) => {
     const frequencyChanged = before.row.frequency !== input.frequency;
-    await updateSchedule(tx, access.org.id, id, {
+    const changes = {
       ...scheduleSnapshot(input),
-      recipients: uniqueRecipients(input),
-      ...(frequencyChanged && { nextRunAt: nextReportRun(input.frequency, now) }),
+      recipients: uniqueRecipients(input.recipients),
+    };
+    await updateSchedule(tx, owner, id, {
+      ...changes,
+      ...(frequencyChanged && !library && { nextRunAt: nextReportRun(input.frequency, now) }),
     });
+    // The copies no organisation has activated yet follow the library schedule.
+    if (library) await updateNotCopiedCopies(tx, id, { ...changes, recipients: [] });
     await scheduleAudit(tx, actor, 'updated', id, {
       before: scheduleSnapshot(before.row),
       after: scheduleSnapshot(input),
     });
   });
-  return getSchedule(db, access.org.id, id);
+  return getSchedule(db, owner, id);
 }
 
 const SCHEDULE_MOVES = {
@@ -529,6 +622,7 @@ export async function moveSchedule(
   const { from, to } = SCHEDULE_MOVES[move];
   const before = await findSchedule(db, access.org.id, id);
   if (!before) throw scheduleNotFound();
+  if (before.row.state === 'NOT_COPIED') throw notCopied();
   if (before.row.state !== from) {
     throw conflict('REPORT_SCHEDULE_STATE_INVALID', `A ${before.row.state} schedule cannot become ${to}`, {
       params: { from: before.row.state, to },
@@ -546,14 +640,119 @@ export async function moveSchedule(
   return getSchedule(db, access.org.id, id);
 }
 
+/**
+ * Deletes a schedule (DELETED; a NOT_COPIED one is dismissed and stays skipped by later copies). A
+ * library schedule (provider administrators) takes along its copies no organisation activated yet.
+ */
 export async function deleteSchedule(db: Db, actor: Actor, id: string) {
   const { access } = actor;
-  const before = await findSchedule(db, access.org.id, id);
-  if (!before) throw scheduleNotFound();
+  const before = await changeableSchedule(db, access, id);
+  const { library } = before.row;
   await db.transaction(async (tx) => {
-    await updateSchedule(tx, access.org.id, id, { state: 'DELETED', nextRunAt: null });
+    await updateSchedule(tx, before.row.orgId, id, { state: 'DELETED', nextRunAt: null });
+    if (library) await updateNotCopiedCopies(tx, id, { state: 'DELETED' });
     await scheduleAudit(tx, actor, 'deleted', id, { before: scheduleSnapshot(before.row) });
   });
+}
+
+/**
+ * "Copy to my organisation": a NOT_COPIED library schedule becomes the organisation's ACTIVE
+ * schedule with its own recipients, building the organisation's copy of the library template (made
+ * now, with copies of its charts, unless the organisation holds a copy already). 409
+ * REPORT_SCHEDULE_STATE_INVALID for a schedule in another state.
+ */
+export async function activateSchedule(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: ReportScheduleActivate,
+  now = new Date(),
+) {
+  const { access } = actor;
+  const orgId = access.org.id;
+  const before = await findSchedule(db, orgId, id);
+  if (!before) throw scheduleNotFound();
+  if (before.row.state !== 'NOT_COPIED') {
+    throw conflict('REPORT_SCHEDULE_STATE_INVALID', `A ${before.row.state} schedule cannot become ACTIVE`, {
+      params: { from: before.row.state, to: 'ACTIVE' },
+    });
+  }
+  const library = await findTemplate(db, null, before.row.templateId);
+  if (!library) throw validationFailed('REPORT_TEMPLATE_NOT_FOUND', 'Report template not found');
+  await db.transaction(async (tx) => {
+    let template = await findTemplateCopy(tx, orgId, library.row.id);
+    if (!template) {
+      const copies = await copyChartsInto(tx, library.row.chartIds, orgId, access.user.id);
+      const chartIds = library.row.chartIds.filter((chartId) => copies.has(chartId));
+      if (chartIds.length === 0) {
+        throw validationFailed('REPORT_TEMPLATE_NEEDS_CHART', 'A template needs at least one chart');
+      }
+      template = await insertTemplate(tx, orgId, {
+        name: library.row.name,
+        description: library.row.description,
+        chartIds: chartIds.map((chartId) => copies.get(chartId)!),
+        createdBy: access.user.id,
+        copiedFromId: library.row.id,
+      });
+      await templateAudit(tx, actor, 'copied', template.id, { fromLibraryId: library.row.id });
+    }
+    const row = await updateSchedule(
+      tx,
+      orgId,
+      id,
+      {
+        templateId: template.id,
+        recipients: uniqueRecipients(input.recipients),
+        state: 'ACTIVE',
+        nextRunAt: nextReportRun(before.row.frequency as ParsedSchedule['frequency'], now),
+        createdBy: access.user.id,
+      },
+      // Two admins copying at once: the second finds it ACTIVE already.
+      stillNotCopied,
+    );
+    if (!row) {
+      throw conflict('REPORT_SCHEDULE_STATE_INVALID', 'The schedule was copied meanwhile', {
+        params: { from: 'ACTIVE', to: 'ACTIVE' },
+      });
+    }
+    await scheduleAudit(tx, actor, 'copied', id, {
+      fromLibraryId: before.row.copiedFromId,
+      after: scheduleSnapshot(row),
+    });
+  });
+  return getSchedule(db, orgId, id);
+}
+
+/**
+ * Copies the live library schedules an organisation holds no copy of into it as NOT_COPIED rows, in
+ * the caller's transaction: they never run until the organisation activates them.
+ */
+export async function copyLibrarySchedulesInto(
+  tx: Db,
+  actor: Actor,
+  org: { id: string },
+): Promise<CopyCount> {
+  const library = await liveLibrarySchedules(tx);
+  return copyMissing(library, await copiedScheduleIds(tx, org.id), async (schedule) => {
+    const row = await insertSchedule(tx, {
+      orgId: org.id,
+      library: false,
+      copiedFromId: schedule.id,
+      templateId: schedule.templateId,
+      range: schedule.range,
+      frequency: schedule.frequency,
+      recipients: [],
+      state: 'NOT_COPIED',
+      nextRunAt: null,
+      createdBy: actor.access.user.id,
+    });
+    await scheduleAudit(tx, actor, 'library-offered', row.id, { fromLibraryId: schedule.id }, org.id);
+  });
+}
+
+/** Copies the library schedules to every customer organisation, skipping those already copied. */
+export async function copyScheduleLibraryToCustomers(db: Db, actor: Actor): Promise<ReportLibraryCopyResult> {
+  return copyToEveryCustomer(db, actor, scheduleAudit, (tx, org) => copyLibrarySchedulesInto(tx, actor, org));
 }
 
 /**
@@ -571,6 +770,7 @@ export async function runDueSchedules(db: Db, queue: QueueBuild, now = new Date(
       const report = await addReport(
         tx,
         template!.row,
+        schedule.orgId!,
         schedule.range as ReportRange,
         schedule.createdBy,
         schedule.id,

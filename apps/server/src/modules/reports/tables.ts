@@ -1,17 +1,31 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { orgs } from '../orgs/tables';
 import { bytea } from '../../db/columns';
 import { users } from '../users/tables';
 
-/** Report templates (spec 3): a name and the charts a report shows, in order (at least one). */
+/**
+ * Report templates (spec 3): a name and the charts a report shows, in order (at least one). Library
+ * templates (`library`, no organisation) are the provider's, of library charts; an organisation's
+ * copy of one names it in `copiedFromId`.
+ */
 export const reportTemplates = pgTable(
   'report_templates',
   {
     id: uuid().primaryKey().defaultRandom(),
-    orgId: uuid()
-      .notNull()
-      .references(() => orgs.id, { onDelete: 'cascade' }),
+    orgId: uuid().references(() => orgs.id, { onDelete: 'cascade' }),
+    library: boolean().notNull().default(false),
+    copiedFromId: uuid().references((): AnyPgColumn => reportTemplates.id, { onDelete: 'set null' }),
     name: text().notNull(),
     description: text().notNull().default(''),
     chartIds: jsonb().$type<string[]>().notNull().default([]),
@@ -24,15 +38,18 @@ export const reportTemplates = pgTable(
 
 /**
  * Report schedules (spec 3): a template built every day, week or month over a range and e-mailed to
- * its recipients. `state` ACTIVE, PAUSED or DELETED; `lastRunState` PENDING, COMPLETED or FAILED.
+ * its recipients. `state` NOT_COPIED, ACTIVE, PAUSED or DELETED; `lastRunState` PENDING, COMPLETED
+ * or FAILED. Library schedules (`library`, no organisation, no recipients) never run: copied to the
+ * customers they are NOT_COPIED rows (`copiedFromId`, the library template) until the organisation
+ * activates them with its own recipients and its own copy of the template.
  */
 export const reportSchedules = pgTable(
   'report_schedules',
   {
     id: uuid().primaryKey().defaultRandom(),
-    orgId: uuid()
-      .notNull()
-      .references(() => orgs.id, { onDelete: 'cascade' }),
+    orgId: uuid().references(() => orgs.id, { onDelete: 'cascade' }),
+    library: boolean().notNull().default(false),
+    copiedFromId: uuid().references((): AnyPgColumn => reportSchedules.id, { onDelete: 'set null' }),
     templateId: uuid()
       .notNull()
       .references(() => reportTemplates.id, { onDelete: 'cascade' }),
@@ -50,6 +67,7 @@ export const reportSchedules = pgTable(
   (table) => [
     index('report_schedules_org').on(table.orgId, table.createdOn),
     index('report_schedules_due').on(table.state, table.nextRunAt),
+    index('report_schedules_copied_from').on(table.copiedFromId),
   ],
 );
 

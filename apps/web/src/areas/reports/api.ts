@@ -22,11 +22,14 @@ interface Page {
   pageSize: number;
   pageNumber: number;
   search?: string;
+  /** Templates and schedules: the provider's library instead of the organisation's. */
+  library?: boolean;
 }
 
-const pageSearch = ({ pageSize, pageNumber, search }: Page) => {
+const pageSearch = ({ pageSize, pageNumber, search, library }: Page) => {
   const params = new URLSearchParams({ pageSize: String(pageSize), pageNumber: String(pageNumber) });
   if (search) params.set('search', search);
+  if (library) params.set('library', 'true');
   return params.toString();
 };
 
@@ -58,7 +61,7 @@ export const reportsQuery = (orgId: string, page: Page) =>
     refetchInterval: (query) => (building(query.state.data) ? REPORT_POLL_MS : false),
   });
 
-/** GET /report-schedules (REPORT_VIEW). */
+/** GET /report-schedules (REPORT_VIEW); `library`: the provider's library schedules. */
 export const schedulesQuery = (orgId: string, page: Omit<Page, 'search'>) =>
   queryOptions({
     queryKey: [...reportsKey(orgId), 'schedules', page] as const,

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, MultiSelect, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Modal, MultiSelect, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CHART_ALERT_FAMILIES,
@@ -6,6 +6,7 @@ import {
   CHART_FAMILIES,
   CHART_FAMILY_TYPES,
   CHART_LIST_MAX_ROWS,
+  CHART_PREMIUM_FAMILIES,
   chartDataSchema,
   chartSchema,
   type Chart,
@@ -38,6 +39,7 @@ export function ChartDialog({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const hasFraud = useHasSku('fraud');
+  const hasPremium = useHasSku('reportingPremium');
   const [name, setName] = useState(chart?.name ?? '');
   const [description, setDescription] = useState(chart?.description ?? '');
   const [family, setFamily] = useState<ChartFamily>(chart?.family ?? 'SAVED_QUERIES');
@@ -100,7 +102,35 @@ export function ChartDialog({
         <Group grow>
           <Select
             label={t('charts.family')}
-            data={CHART_FAMILIES.map((value) => ({ value, label: t(`charts.families.${value}`) }))}
+            description={
+              CHART_PREMIUM_FAMILIES.includes(family)
+                ? t(hasPremium ? 'charts.premiumHint' : 'charts.premiumMissing')
+                : undefined
+            }
+            data={CHART_FAMILIES.map((value) => {
+              const premium = CHART_PREMIUM_FAMILIES.includes(value);
+              return {
+                value,
+                label: premium
+                  ? t('charts.premiumFamily', { name: t(`charts.families.${value}`) })
+                  : t(`charts.families.${value}`),
+                // Premium-only sources are offered to organisations with Reporting Premium.
+                disabled: premium && !hasPremium && value !== chart?.family,
+              };
+            })}
+            renderOption={({ option }) => {
+              const premium = CHART_PREMIUM_FAMILIES.includes(option.value as ChartFamily);
+              return (
+                <Group gap="xs" wrap="nowrap">
+                  <span>{t(`charts.families.${option.value}`)}</span>
+                  {premium && (
+                    <Badge size="xs" variant="light" color="grape">
+                      {t('workspaces.labels.PREMIUM_ONLY')}
+                    </Badge>
+                  )}
+                </Group>
+              );
+            }}
             value={family}
             onChange={(value) => {
               if (!value) return;

@@ -156,3 +156,57 @@ describe('charts list', () => {
     expect(screen.queryByRole('button', { name: 'Edit Events by data source' })).not.toBeInTheDocument();
   });
 });
+
+describe('premium-only data sources', () => {
+  const premiumAccess = (productSkus: string[]) => ({
+    ...signedInRoutes,
+    ...orgShellRoutes(
+      orgContextOf(HOME_ORG_ID, 'Provider', {
+        permissions: ['DASHBOARD_VIEW', ...EDITOR],
+        org: { productSkus: productSkus as never },
+      }),
+    ),
+    [`GET ${base}/charts`]: { body: { items: [], total: 0 } },
+    [`GET ${base}/saved-queries`]: { body: { items: [], total: 0 } },
+  });
+
+  it('badges premium-only sources and offers them only with Reporting Premium', async () => {
+    stubApi(premiumAccess([]));
+    const { user } = renderApp(`/reports/charts/list?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'New chart' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New chart' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'Data source' }));
+    const funnel = await screen.findByRole('option', { name: /Alert activity funnel/ });
+    expect(within(funnel).getByText('Premium Only')).toBeInTheDocument();
+    expect(funnel).toHaveAttribute('data-combobox-disabled', 'true');
+    const counts = screen.getByRole('option', { name: /Alert counts by severity/ });
+    expect(within(counts).queryByText('Premium Only')).not.toBeInTheDocument();
+    expect(counts).not.toHaveAttribute('data-combobox-disabled');
+  });
+
+  it('lets a Reporting Premium organisation pick one, saying what it needs', async () => {
+    let created: Record<string, unknown> | undefined;
+    stubApi({
+      ...premiumAccess(['REPORTING_PREMIUM']),
+      [`POST ${base}/chart`]: ({ init }) => {
+        created = JSON.parse(String(init?.body));
+        return { status: 201, body: chart(6, 'Funnel', { family: 'ACTIVITY_FUNNEL', type: 'bar' }) };
+      },
+    });
+    const { user } = renderApp(`/reports/charts/list?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'New chart' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New chart' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Funnel');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Data source' }));
+    const funnel = await screen.findByRole('option', { name: /Alert activity funnel/ });
+    expect(funnel).not.toHaveAttribute('data-combobox-disabled');
+    await user.click(funnel);
+    expect(
+      within(dialog).getByText(
+        'A Premium Only data source: it draws in organisations with Reporting Premium.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(created).toMatchObject({ family: 'ACTIVITY_FUNNEL', type: 'bar' }));
+  });
+});

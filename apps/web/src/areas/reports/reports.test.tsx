@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Report, ReportTemplate } from '@vigil/contracts';
+import type { Report, ReportSchedule, ReportTemplate } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
@@ -14,6 +14,8 @@ const template = (n: number, name: string, charts: ReportTemplate['charts'] = []
   name,
   description: '',
   charts,
+  library: false,
+  copiedFromId: null,
   createdByName: 'Ann Lee',
   createdOn: '2026-03-01T09:00:00.000Z',
   modifiedOn: '2026-03-01T09:00:00.000Z',
@@ -118,6 +120,8 @@ describe('report schedules', () => {
       frequency: 'WEEKLY' as const,
       recipients: ['soc@bank.example'],
       state: 'ACTIVE' as const,
+      library: false,
+      copiedFromId: null,
       nextRunAt: '2026-03-09T00:00:00.000Z',
       lastRunAt: null,
       lastRunState: null,
@@ -161,12 +165,89 @@ describe('report schedules', () => {
         range: 'LAST_WEEK',
         frequency: 'WEEKLY',
         recipients: ['soc@bank.example'],
+        library: false,
       }),
     );
     const row = await screen.findByRole('row', { name: /Weekly SOC/ });
     expect(within(row).getByText('soc@bank.example')).toBeInTheDocument();
     await user.click(within(row).getByRole('button', { name: 'Pause the schedule of Weekly SOC' }));
     await waitFor(() => expect(paused).toBe(id(7)));
+  }, 30_000);
+});
+
+describe('library report schedules', () => {
+  const offered: ReportSchedule = {
+    id: id(8),
+    templateId: id(9),
+    templateName: 'Provider weekly digest',
+    range: '7D',
+    frequency: 'WEEKLY',
+    recipients: [],
+    state: 'NOT_COPIED',
+    library: false,
+    copiedFromId: id(6),
+    nextRunAt: null,
+    lastRunAt: null,
+    lastRunState: null,
+    createdByName: null,
+    createdOn: '2026-03-01T09:00:00.000Z',
+  };
+
+  it('shows a library schedule as not copied until it is copied to the organisation with its recipients', async () => {
+    let activated: unknown;
+    stubApi({
+      ...dashboardAccess(EDITOR),
+      [`GET ${base}/reports`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/report-schedules`]: ({ url }) => {
+        if (url.includes('library=true')) {
+          return { body: { items: [{ ...offered, id: id(6), library: true, state: 'ACTIVE' }], total: 1 } };
+        }
+        const item = activated
+          ? {
+              ...offered,
+              state: 'ACTIVE',
+              recipients: ['soc@bank.example'],
+              nextRunAt: '2026-03-09T00:00:00.000Z',
+            }
+          : offered;
+        return { body: { items: [item], total: 1 } };
+      },
+      [`POST ${base}/report-schedule/${id(8)}/activate`]: ({ init }) => {
+        activated = JSON.parse(String(init?.body));
+        return { body: { ...offered, state: 'ACTIVE', recipients: ['soc@bank.example'] } };
+      },
+    });
+    const { user } = renderApp(`/reports?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('tab', { name: 'Schedules' }));
+    const row = await screen.findByRole('row', { name: /Provider weekly digest/ });
+    expect(within(row).getByText('Not copied')).toBeInTheDocument();
+    expect(within(row).getByText('Added when copied')).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: /Pause/ })).not.toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: /Edit/ })).not.toBeInTheDocument();
+
+    await user.click(
+      within(row).getByRole('button', {
+        name: 'Copy the schedule of Provider weekly digest to my organisation',
+      }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Copy to my organisation' });
+    const copy = within(dialog).getByRole('button', { name: 'Copy to my organisation' });
+    expect(copy).toBeDisabled();
+    await user.type(within(dialog).getByRole('combobox', { name: /Recipients/ }), 'soc@bank.example{enter}');
+    await user.click(copy);
+    await waitFor(() => expect(activated).toEqual({ recipients: ['soc@bank.example'] }));
+    expect(await screen.findByText('Report schedule copied to your organisation.')).toBeInTheDocument();
+    const copied = await screen.findByRole('row', { name: /Provider weekly digest/ });
+    await waitFor(() => expect(within(copied).getByText('Active')).toBeInTheDocument());
+    expect(within(copied).getByRole('button', { name: /Pause the schedule/ })).toBeInTheDocument();
+
+    // The library view: what the provider offers, managed by provider administrators only.
+    await user.click(screen.getByRole('radio', { name: 'Library' }));
+    const libraryRow = await screen.findByRole('row', { name: /Offered/ });
+    expect(within(libraryRow).getByText('Provider weekly digest')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New library schedule' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy to all customers' })).not.toBeInTheDocument();
+    expect(within(libraryRow).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
   }, 30_000);
 });
 
@@ -202,7 +283,47 @@ describe('report templates', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Move Alerts by severity up' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() =>
-      expect(saved).toEqual({ name: 'Board pack', description: '', chartIds: [id(6), id(5)] }),
+      expect(saved).toEqual({
+        name: 'Board pack',
+        description: '',
+        chartIds: [id(6), id(5)],
+        library: false,
+      }),
     );
   });
+
+  it('lets provider administrators build library templates of library charts', async () => {
+    let saved: unknown;
+    stubApi({
+      ...dashboardAccess([...EDITOR, 'TRAC_ADMIN'], true),
+      [`GET ${base}/report-templates`]: ({ url }) => ({
+        body: url.includes('library=true')
+          ? { items: [], total: 0 }
+          : { items: [{ ...template(2, 'Our pack'), copiedFromId: id(9) }], total: 1 },
+      }),
+      [`GET ${base}/charts`]: ({ url }) => ({
+        body: url.includes('library=true')
+          ? { items: [chartFixture(id(5), 'Library alerts', { library: true })], total: 1 }
+          : { items: [chartFixture(id(6), 'Our alerts')], total: 1 },
+      }),
+      [`POST ${base}/report-template`]: ({ init }) => {
+        saved = JSON.parse(String(init?.body));
+        return { status: 201, body: { ...template(3, 'Starter'), library: true } };
+      },
+    });
+    const { user } = renderApp(`/reports/templates/list?orgId=${HOME_ORG_ID}`);
+    const ours = await screen.findByRole('row', { name: /Our pack/ });
+    expect(within(ours).getByText('From the library')).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: 'Library' }));
+    await user.click(await screen.findByRole('button', { name: 'New library template' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Library report template' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'Starter');
+    await user.click(within(dialog).getByRole('combobox', { name: /Add a chart/ }));
+    expect(screen.queryByRole('option', { name: 'Our alerts' })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('option', { name: 'Library alerts' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(saved).toEqual({ name: 'Starter', description: '', chartIds: [id(5)], library: true }),
+    );
+  }, 30_000);
 });

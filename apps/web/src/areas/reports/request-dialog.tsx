@@ -8,8 +8,8 @@ import { notifyMessage } from '../../lib/notify';
 import { reportPath, reportsKey, templatesQuery } from './api';
 
 /** Every template of the organisation, for the pickers (templates are few). */
-export function useTemplateOptions(orgId: string) {
-  const templates = useQuery(templatesQuery(orgId, { pageSize: 500, pageNumber: 1 }));
+export function useTemplateOptions(orgId: string, library = false) {
+  const templates = useQuery(templatesQuery(orgId, { pageSize: 500, pageNumber: 1, library }));
   return {
     templates,
     options: (templates.data?.items ?? []).map((template) => ({ value: template.id, label: template.name })),

@@ -15,13 +15,18 @@ interface Picked {
   name: string;
 }
 
-/** Creates or changes a report template: its name and the charts it shows, picked and put in order. */
+/**
+ * Creates or changes a report template: its name and the charts it shows, picked and put in order.
+ * A library template (provider administrators) takes library charts only.
+ */
 export function TemplateDialog({
   orgId,
+  library = false,
   template,
   onClose,
 }: {
   orgId: string;
+  library?: boolean;
   template: ReportTemplate | null;
   onClose: () => void;
 }) {
@@ -34,7 +39,7 @@ export function TemplateDialog({
       .filter((chart) => chart.live)
       .map(({ id, name: chartName }) => ({ id, name: chartName })) ?? [],
   );
-  const charts = useQuery(chartsQuery(orgId, { pageSize: 500, pageNumber: 1 }));
+  const charts = useQuery(chartsQuery(orgId, { pageSize: 500, pageNumber: 1, library }));
   const available = (charts.data?.items ?? []).filter(
     (chart) => !picked.some((entry) => entry.id === chart.id),
   );
@@ -50,7 +55,7 @@ export function TemplateDialog({
     mutationFn: () =>
       apiFetch(template ? templatePath(orgId, template.id) : templatePath(orgId), {
         method: template ? 'PUT' : 'POST',
-        body: { name, description, chartIds: picked.map((entry) => entry.id) },
+        body: { name, description, chartIds: picked.map((entry) => entry.id), library },
         schema: reportTemplateSchema,
       }),
     onSuccess: async () => {
@@ -65,7 +70,13 @@ export function TemplateDialog({
       opened
       onClose={onClose}
       size="lg"
-      title={template ? t('reports.templates.editTitle') : t('reports.templates.newTitle')}
+      title={t(
+        library
+          ? 'reports.templates.libraryTitle'
+          : template
+            ? 'reports.templates.editTitle'
+            : 'reports.templates.newTitle',
+      )}
     >
       <Stack gap="sm">
         <NameFields

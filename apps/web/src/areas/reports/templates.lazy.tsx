@@ -1,4 +1,14 @@
-import { Button, EmptyState, Group, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  EmptyState,
+  Group,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch, IconTemplate, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,6 +25,7 @@ import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { EditDeleteButtons } from '../../shell/row-actions';
 import { reportsKey, templatePath, templatesQuery } from './api';
+import { LibrarySwitch, useProviderAdmin } from './library-view';
 import { TemplateDialog } from './template-dialog';
 
 export const Route = createLazyRoute('/reports/templates/list')({ component: TemplatesPage });
@@ -29,10 +40,16 @@ function TemplatesPage() {
   );
 }
 
+/**
+ * The organisation's templates, or the provider's library templates (changed by provider
+ * administrators only; customers get them by copying a library schedule).
+ */
 function TemplateList() {
   const { t, i18n } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
-  const canEdit = useHasPermission('REPORT_EDIT');
+  const providerAdmin = useProviderAdmin();
+  const [library, setLibrary] = useState(false);
+  const canEdit = useHasPermission('REPORT_EDIT') && (!library || providerAdmin);
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
@@ -40,7 +57,7 @@ function TemplateList() {
   const [editing, setEditing] = useState<ReportTemplate | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ReportTemplate | null>(null);
   const list = useQuery(
-    templatesQuery(orgId, { search: debouncedSearch, pageNumber, pageSize: DEFAULT_PAGE_SIZE }),
+    templatesQuery(orgId, { search: debouncedSearch, pageNumber, pageSize: DEFAULT_PAGE_SIZE, library }),
   );
   const remove = useMutation({
     mutationFn: (template: ReportTemplate) =>
@@ -56,19 +73,28 @@ function TemplateList() {
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end">
-        <TextInput
-          label={t('reports.search')}
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(event) => {
-            setSearch(event.currentTarget.value);
-            setPageNumber(1);
-          }}
-          w={260}
-        />
+        <Group align="flex-end">
+          <TextInput
+            label={t('reports.search')}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              setPageNumber(1);
+            }}
+            w={260}
+          />
+          <LibrarySwitch
+            library={library}
+            onChange={(next) => {
+              setLibrary(next);
+              setPageNumber(1);
+            }}
+          />
+        </Group>
         {canEdit && (
           <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-            {t('reports.templates.new')}
+            {t(library ? 'reports.templates.newLibrary' : 'reports.templates.new')}
           </Button>
         )}
       </Group>
@@ -106,6 +132,11 @@ function TemplateList() {
                         <Text size="sm" fw={500}>
                           {template.name}
                         </Text>
+                        {template.copiedFromId && (
+                          <Badge size="xs" variant="light">
+                            {t('reports.templates.fromLibrary')}
+                          </Badge>
+                        )}
                         {template.description && (
                           <Text size="xs" c="dimmed" lineClamp={1}>
                             {template.description}
@@ -150,6 +181,7 @@ function TemplateList() {
       {editing && (
         <TemplateDialog
           orgId={orgId}
+          library={library}
           template={editing === 'new' ? null : editing}
           onClose={() => setEditing(null)}
         />
