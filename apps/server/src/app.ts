@@ -58,10 +58,12 @@ import { defineScheduleJobs } from './modules/schedules/engine';
 import { taskScheduleRoutes } from './modules/schedules/routes';
 import { threatRoutes } from './modules/threat/routes';
 import { ticketRoutes } from './modules/tickets/routes';
+import { onIncidentClosed } from './modules/tickets/service';
 import { tokenRoutes } from './modules/tokens/routes';
 import { createS3Access, defineIntegrationJobs } from './modules/integrations/collector';
 import { defineActionJobs } from './modules/integrations/actions';
 import { defineNoDataJobs } from './modules/integrations/no-data';
+import { markRisksToRevisit } from './modules/risk/incidents';
 import { defineReviewReminderJobs } from './modules/risk/reminders';
 import { DEFAULT_ENTRA_ENDPOINTS } from './modules/integrations/entra';
 import { integrationRoutes } from './modules/integrations/routes';
@@ -207,6 +209,8 @@ export async function buildApp(deps: AppDeps) {
   defineNoDataJobs(deps.jobs, database.db);
   defineAutoEvidenceJobs(deps.jobs, database.db);
   defineReviewReminderJobs(deps.jobs, database.db, config.PUBLIC_URL);
+  // Closing an incident with a root cause asks for its risks' scores to be revisited (tickets cannot import risk).
+  onIncidentClosed(markRisksToRevisit);
   defineRollupPrefillJobs(deps.jobs, database.db);
   const publicUrl = (request: FastifyRequest) => config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 

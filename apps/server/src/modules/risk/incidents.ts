@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { validationFailed } from '../../platform/errors';
 import { findRef, findTicketView } from '../tickets/repo';
-import { onIncidentClosed, ticketView, type ClosedIncident } from '../tickets/service';
+import { ticketView, type ClosedIncident } from '../tickets/service';
 import { scopeWhere, updateRiskRow, type RiskRow } from './repo';
 import { modulesOf, orgScope, recordRisk, riskIn, type Actor } from './service';
 import { riskIncidentLinks, risks } from './tables';
@@ -189,5 +189,3 @@ export async function markRisksToRevisit(tx: Db, actor: Actor, incident: ClosedI
     await recordRisk(tx, actor, row, 'REVISIT', { incident: incident.slug });
   }
 }
-
-onIncidentClosed(markRisksToRevisit);
