@@ -1,12 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { Dashboard, DashboardSummary } from '@vigil/contracts';
-import { describe, expect, it } from 'vitest';
+import { notifications } from '@mantine/notifications';
+import { afterEach, describe, expect, it } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID } from '../../test/session-fixtures';
 import { chartFixture, dashboardAccess } from './test-fixtures';
 
 const base = `/api/org/${HOME_ORG_ID}`;
+
+// Notifications outlive a test's render: each test starts without those of the tests before it.
+afterEach(() => notifications.clean());
 const id = (n: number) => `00000000-0000-4000-8000-00000000020${n}`;
 const chart = (n: number, name: string) =>
   chartFixture(id(n), name, { type: 'badge', family: 'ALERT_COUNTS' });
