@@ -77,3 +77,65 @@ test('a bank without defaultRevealDashboards starts on the old dashboards until 
   await threat.getByRole('link', { name: 'Put right: Incidents closed in time' }).click();
   await expect(page).toHaveURL(/\/tickets\/incident/);
 });
+
+test('a provider administrator lands on the provider dashboard and builds the library: a library chart, a library dashboard of it, and a copy', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInThroughApi(page.request, 'admin@vigil.example');
+  const provider = await orgIdOf(page.request, 'Vigil Managed Security');
+  await page.goto(`${baseUrl()}/dashboards/default?orgId=${provider}`);
+  await expect(page.getByRole('heading', { name: 'Platform operations' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Failed sign-ins' }).getByTestId('badge-value')).toHaveText(
+    /^[1-9][\d,]*$/,
+  );
+
+  // A library chart, under the charts list's Library view.
+  await page.goto(`${baseUrl()}/reports/charts/list?orgId=${provider}`);
+  await page.getByRole('radiogroup', { name: 'Organisation or library' }).getByText('Library').click();
+  await expect(page.getByRole('row', { name: /Latest alerts/ })).toBeVisible();
+  await page.getByRole('button', { name: 'New library chart' }).click();
+  const chartDialog = page.getByRole('dialog', { name: 'Library chart' });
+  await chartDialog.getByRole('textbox', { name: 'Name' }).fill('Alert outcomes');
+  await chartDialog.getByRole('combobox', { name: 'Data source' }).click();
+  await page.getByRole('option', { name: 'Alert counts by severity' }).click();
+  await chartDialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('row', { name: /Alert outcomes/ })).toBeVisible();
+
+  // A library dashboard of it, from the dashboard library.
+  await page.goto(`${baseUrl()}/dashboards/library?orgId=${provider}`);
+  await page.getByRole('button', { name: 'New library dashboard' }).click();
+  const editor = page.getByRole('dialog', { name: 'Library dashboard' });
+  await editor.getByRole('textbox', { name: 'Name' }).fill('Provider starter');
+  await editor.getByRole('combobox', { name: 'Charts' }).click();
+  await page.getByRole('option', { name: 'Alert outcomes' }).click();
+  await editor.getByRole('textbox', { name: 'Name' }).click();
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/dashboards\/[0-9a-f-]+\/view/);
+  await expect(page.getByRole('heading', { name: 'Provider starter' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Alert outcomes' })).toBeVisible();
+
+  // Changed later, it still picks library charts.
+  await page.getByRole('button', { name: 'Dashboard', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Edit dashboard' }).click();
+  const again = page.getByRole('dialog', { name: 'Library dashboard' });
+  await again.getByRole('combobox', { name: 'Charts' }).click();
+  await page.getByRole('option', { name: 'Latest alerts' }).click();
+  await again.getByRole('textbox', { name: 'Name' }).click();
+  await again.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('region', { name: 'Latest alerts' })).toBeVisible();
+
+  // Added to the organisation from its preview.
+  const libraryUrl = page.url();
+  await page.getByRole('button', { name: 'Add to my dashboards' }).click();
+  await expect(page.getByText('Dashboard added from the library.')).toBeVisible();
+  await expect(page).not.toHaveURL(libraryUrl);
+  await expect(page.getByRole('heading', { name: 'Provider starter' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add to my dashboards' })).toHaveCount(0);
+
+  // The default library workspace holds the Alert desk.
+  await page.goto(`${baseUrl()}/dashboards/library/workspace-tiles?orgId=${provider}`);
+  const workspace = page.getByRole('article', { name: 'SOC essentials' });
+  await expect(workspace.getByText('Default', { exact: true })).toBeVisible();
+  await expect(workspace.getByRole('link', { name: 'Alert desk' })).toBeVisible();
+});

@@ -5,12 +5,17 @@ import { seedOrg, seedUser, type SeededUser } from '../../test/fixtures';
 import {
   seedDashboardsDemo,
   seedLibraryDashboardDemo,
+  seedLibraryWorkspaceDemo,
+  seedProviderDashboardDemo,
   seedRiskComplianceDashboardDemo,
   seedWorkspaceDemo,
 } from './dashboards';
+import { PROVIDER_HOSTS, seedProviderEventsDemo } from './events';
 
 let ctx: TestContext;
 let orgId: string;
+let providerOrgId: string;
+let providerStaff: SeededUser;
 let analyst: SeededUser;
 let admin: SeededUser;
 let colleague: SeededUser;
@@ -56,9 +61,24 @@ beforeAll(async () => {
   ]);
   admin = await seedUser(db, { homeOrgId: orgId, permissions: ['DASHBOARD_VIEW', 'DASHBOARD_EDIT'] });
   colleague = await seedUser(db, { homeOrgId: orgId, permissions: ['DASHBOARD_VIEW', 'DASHBOARD_EDIT'] });
-  const dashboardId = await seedDashboardsDemo(db, orgId, analyst.id);
-  await seedLibraryDashboardDemo(db, analyst.id);
-  await seedWorkspaceDemo(db, orgId, { ownerId: admin.id, analystId: analyst.id, dashboardId });
+  providerOrgId = (await seedOrg(db, { name: 'Provider', isProvider: true })).id;
+  providerStaff = await seedUser(db, {
+    homeOrgId: providerOrgId,
+    permissions: ['DASHBOARD_VIEW', 'CHART_VIEW', 'EVENT_VIEW', 'ALERT_INBOX_VIEW'],
+  });
+  // As at the first start, in one transaction: every row made in it has the same creation time.
+  await db.transaction(async (tx) => {
+    const dashboardId = await seedDashboardsDemo(tx, orgId, analyst.id);
+    const libraryDashboardId = await seedLibraryDashboardDemo(tx, analyst.id);
+    await seedLibraryWorkspaceDemo(tx, {
+      libraryDashboardId,
+      createdBy: analyst.id,
+      customerOrgIds: [orgId],
+    });
+    await seedWorkspaceDemo(tx, orgId, { ownerId: admin.id, analystId: analyst.id, dashboardId });
+    await seedProviderEventsDemo(tx, providerOrgId);
+    await seedProviderDashboardDemo(tx, providerOrgId, analyst.id);
+  });
 });
 afterAll(() => ctx.close());
 
@@ -149,16 +169,85 @@ describe('demo dashboards', () => {
   });
 
   it("share the administrator's workspace view-only with the analyst, and with nobody else", async () => {
+    const shiftHandover = (items: { name: string }[]) =>
+      items.filter((item) => item.name === 'Shift handover');
     const seen = await orgRequest(ctx, orgId, 'GET', '/workspaces', analyst);
-    expect(seen.json().items).toMatchObject([
+    expect(shiftHandover(seen.json().items)).toMatchObject([
       {
-        name: 'Shift handover',
         labels: ['SHARED_WITH_ME', 'VIEWER'],
         dashboards: [{ name: 'Security operations' }],
       },
     ]);
     const own = await orgRequest(ctx, orgId, 'GET', '/workspaces', admin);
-    expect(own.json().items[0].labels).toEqual(['SHARED', 'EDITOR']);
-    expect((await orgRequest(ctx, orgId, 'GET', '/workspaces', colleague)).json().items).toEqual([]);
+    expect(shiftHandover(own.json().items)[0]).toMatchObject({ labels: ['SHARED', 'EDITOR'] });
+    const theirs = await orgRequest(ctx, orgId, 'GET', '/workspaces', colleague);
+    expect(shiftHandover(theirs.json().items)).toEqual([]);
+  });
+
+  it('offer a Default library workspace of the Alert desk, copied to each bank for all its users', async () => {
+    const library = await orgRequest(ctx, orgId, 'GET', '/workspaces?library=true', analyst);
+    expect(library.json().items).toMatchObject([
+      { name: 'SOC essentials', copyToCustomers: true, dashboards: [{ name: 'Alert desk' }] },
+    ]);
+    expect(library.json().items[0].labels).toContain('DEFAULT');
+    const copied = await orgRequest(ctx, orgId, 'GET', '/workspaces', colleague);
+    const [copy] = copied.json().items.filter((item: { name: string }) => item.name === 'SOC essentials');
+    expect(copy).toMatchObject({ sharing: 'ALL', dashboards: [{ name: 'Alert desk' }] });
+    const desk = await orgRequest(ctx, orgId, 'GET', `/dashboard/${copy.dashboards[0].id}`, analyst);
+    expect(desk.json()).toMatchObject({ type: 'NORMAL', orgId, name: 'Alert desk' });
+    expect(desk.json().tiles).toHaveLength(4);
+  });
+});
+
+describe('demo provider dashboard', () => {
+  it("lands provider staff on a dashboard of the provider's own events, every chart with figures", async () => {
+    const landing = await orgRequest(ctx, providerOrgId, 'GET', '/dashboards/default', providerStaff);
+    const dashboard = landing.json().dashboard;
+    expect(dashboard.name).toBe('Platform operations');
+    const data: Record<string, Record<string, unknown>> = {};
+    for (const tile of dashboard.tiles as { chartId: string; chart: { name: string } }[]) {
+      const response = await orgRequest(
+        ctx,
+        providerOrgId,
+        'POST',
+        `/chart/${tile.chartId}/data`,
+        providerStaff,
+        { intervalType: dashboard.intervalType },
+      );
+      expect(response.statusCode, `${tile.chart.name}: ${response.body}`).toBe(200);
+      data[tile.chart.name] = response.json();
+    }
+    expect(Object.keys(data)).toEqual([
+      'Events by data source',
+      'Failed sign-ins',
+      'Top hosts',
+      'Denied connections by port',
+      'Sign-ins by user',
+      'Latest blocked web requests',
+    ]);
+    const series = data['Events by data source']!.series as { name: string; values: number[] }[];
+    expect(series.map((entry) => entry.name)).toEqual([
+      'Events from windows-security',
+      'Events from firewall',
+      'Events from web-proxy',
+    ]);
+    for (const entry of series) expect(entry.values.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(data['Failed sign-ins']!.value).toBeGreaterThan(0);
+    const hosts = PROVIDER_HOSTS.map((host) => host.hostname);
+    expect(data['Top hosts']!.categories).toEqual(expect.arrayContaining(hosts));
+    for (const name of ['Denied connections by port', 'Sign-ins by user']) {
+      const values = (data[name]!.series as { values: number[] }[])[0]!.values;
+      expect(values.length, name).toBeGreaterThan(0);
+      expect(
+        values.every((value) => value > 0),
+        name,
+      ).toBe(true);
+    }
+    const blocked = data['Latest blocked web requests']!.events as { host: string; message: string }[];
+    expect(blocked.length).toBeGreaterThan(0);
+    for (const event of blocked) {
+      expect(hosts).toContain(event.host);
+      expect(event.message).toMatch(/^BLOCKED /);
+    }
   });
 });

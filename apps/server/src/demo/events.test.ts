@@ -10,7 +10,9 @@ import { inputTokens } from '../modules/tokens/tables';
 import {
   DEMO_EVENTS_PER_ORG,
   DEMO_TRICKLE_TOKEN,
+  PROVIDER_HOSTS,
   seedEventsDemo,
+  seedProviderEventsDemo,
   seedTrickleTokens,
   trickleDemoEvents,
 } from './events';
@@ -79,5 +81,21 @@ describe('demo events', () => {
     for (const asset of key) {
       expect(asset.dataLastSent!.getTime()).toBeGreaterThan(later.getTime() - 61_000);
     }
+  });
+
+  it("gives the provider a month of its own platform's events, without banking", async () => {
+    const providerId = (await seedOrg(database.db, { isProvider: true })).id;
+    expect(await seedProviderEventsDemo(database.db, providerId, now)).toBe(DEMO_EVENTS_PER_ORG);
+    const [row] = await database.db
+      .select({
+        sources: sql<string[]>`array_agg(DISTINCT ${events.dataSource} ORDER BY ${events.dataSource})`,
+        hosts: sql<string[]>`array_agg(DISTINCT ${events.host} ORDER BY ${events.host})`,
+        oldest: sql<string>`min(${events.ts})::text`,
+      })
+      .from(events)
+      .where(eq(events.orgId, providerId));
+    expect(row!.sources).toEqual(['firewall', 'web-proxy', 'windows-security']);
+    expect(row!.hosts).toEqual(PROVIDER_HOSTS.map((host) => host.hostname).sort());
+    expect(now.getTime() - new Date(row!.oldest).getTime()).toBeGreaterThan(20 * 86_400_000);
   });
 });

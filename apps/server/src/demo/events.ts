@@ -61,11 +61,17 @@ async function sourcesOf(db: Db, orgId: string): Promise<(Source & { importance:
     .map((row) => ({ hostname: row.hostnames[0]!, ip: row.ip, importance: row.importance }));
 }
 
-function demoEvent(random: ReturnType<typeof generator>, source: Source, at: Date): EventInput {
+/** `banking`: core-banking transactions besides sign-ins, firewall and web proxy (a bank's events). */
+function demoEvent(
+  random: ReturnType<typeof generator>,
+  source: Source,
+  at: Date,
+  banking = true,
+): EventInput {
   const user = random.pick(USERS);
   const external = `${random.pick(EXTERNAL)}.${random.int(1, 254)}`;
   const base = { timestamp: at.toISOString(), host: source.hostname, srcIp: source.ip };
-  switch (random.int(0, 3)) {
+  switch (random.int(0, banking ? 3 : 2)) {
     case 0: {
       const failed = random.chance(0.12);
       return {
@@ -134,20 +140,42 @@ function demoEvent(random: ReturnType<typeof generator>, source: Source, at: Dat
   }
 }
 
+/** DEMO_EVENTS_PER_ORG events of one organisation from `sources`, spread over the last 30 days. */
+function demoRows(orgId: string, sources: Source[], seed: number, now: Date, banking = true) {
+  const random = generator(seed);
+  return Array.from({ length: DEMO_EVENTS_PER_ORG }, (_, n) => {
+    const at = new Date(now.getTime() - random.next() * DEMO_EVENT_DAYS * DAY);
+    return eventRow(orgId, demoEvent(random, random.pick(sources), at, banking), now, n);
+  });
+}
+
 /** Writes DEMO_EVENTS_PER_ORG events for each organisation, spread over the last 30 days. */
 export async function seedEventsDemo(db: Db, orgIds: readonly string[], now = new Date()): Promise<number> {
   let written = 0;
   for (const [index, orgId] of orgIds.entries()) {
     const sources = await sourcesOf(db, orgId);
     if (sources.length === 0) continue;
-    const random = generator(7000 + index);
-    const rows = Array.from({ length: DEMO_EVENTS_PER_ORG }, (_, n) => {
-      const at = new Date(now.getTime() - random.next() * DEMO_EVENT_DAYS * DAY);
-      return eventRow(orgId, demoEvent(random, random.pick(sources), at), now, n);
-    });
-    written += await insertEventRows(db, rows);
+    written += await insertEventRows(db, demoRows(orgId, sources, 7000 + index, now));
   }
   return written;
+}
+
+/** The provider's own platform: the consoles its staff sign in to, its collectors and jump host. */
+export const PROVIDER_HOSTS: readonly Source[] = [
+  { hostname: 'soc-console-01', ip: '10.90.0.10' },
+  { hostname: 'soc-console-02', ip: '10.90.0.11' },
+  { hostname: 'soc-collector-01', ip: '10.90.1.20' },
+  { hostname: 'soc-collector-02', ip: '10.90.1.21' },
+  { hostname: 'soc-jump-01', ip: '10.90.2.5' },
+  { hostname: 'soc-dc-01', ip: '10.90.0.2' },
+];
+
+/**
+ * A month of the provider organisation's own events (sign-ins, firewall and web proxy of its
+ * platform, no banking), so its dashboard draws real figures. Answers the events written.
+ */
+export async function seedProviderEventsDemo(db: Db, orgId: string, now = new Date()): Promise<number> {
+  return insertEventRows(db, demoRows(orgId, [...PROVIDER_HOSTS], 6999, now, false));
 }
 
 /**

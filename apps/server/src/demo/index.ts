@@ -18,12 +18,14 @@ import { seedCustomParsersDemo } from './custom-parsers';
 import {
   seedDashboardsDemo,
   seedLibraryDashboardDemo,
+  seedLibraryWorkspaceDemo,
+  seedProviderDashboardDemo,
   seedRiskComplianceDashboardDemo,
   seedWorkspaceDemo,
 } from './dashboards';
 import { seedEscalationDemo } from './escalation';
 import { seedGovernanceDemo } from './governance';
-import { seedEventsDemo, seedTrickleTokens } from './events';
+import { seedEventsDemo, seedProviderEventsDemo, seedTrickleTokens } from './events';
 import { seedReportLibraryDemo, seedReportsDemo } from './reports';
 import { seedReadinessDemo } from './home';
 import { seedActionsDemo, seedIntegrationsDemo } from './integrations';
@@ -245,7 +247,14 @@ export async function seedDemoData(db: Db, context: DemoContext): Promise<DemoSu
       await seedRiskComplianceDashboardDemo(db, orgId, context.adminUserId);
     }
   }
+  await seedProviderEventsDemo(db, context.providerOrg.id);
+  await seedProviderDashboardDemo(db, context.providerOrg.id, context.adminUserId);
   const libraryDashboardId = await seedLibraryDashboardDemo(db, context.adminUserId);
+  await seedLibraryWorkspaceDemo(db, {
+    libraryDashboardId,
+    createdBy: context.adminUserId,
+    customerOrgIds: clientOrgIds,
+  });
   await seedReportLibraryDemo(db, {
     libraryDashboardId,
     createdBy: context.adminUserId,

@@ -6,7 +6,8 @@ import { charts, dashboardDefaults, dashboards } from './tables';
 export type ChartRow = typeof charts.$inferSelect;
 export type NewChart = Omit<typeof charts.$inferInsert, 'id' | 'createdOn' | 'modifiedOn'>;
 export type DashboardRow = typeof dashboards.$inferSelect;
-export type NewDashboard = Omit<typeof dashboards.$inferInsert, 'id' | 'createdOn' | 'modifiedOn'>;
+/** `createdOn` only where a dashboard must predate others made in the same transaction (the demo). */
+export type NewDashboard = Omit<typeof dashboards.$inferInsert, 'id' | 'modifiedOn'>;
 
 export interface ChartView {
   row: ChartRow;

@@ -378,6 +378,44 @@ describe('chart data', () => {
     expect(latest.total).toBe(4);
   });
 
+  it('shows the top 10 values of a terms aggregation of more values, by count', async () => {
+    const db = ctx.database.db;
+    const termsOrgId = (await seedOrg(db)).id;
+    const termsEditor = await seedUser(db, { homeOrgId: termsOrgId, permissions: [...EDIT] });
+    // Twelve regions, r1 seen 12 times down to r12 once, spread over four hours of the day.
+    const regions = Array.from({ length: 12 }, (_, index) => `r${index + 1}`);
+    await seedEvents(
+      db,
+      termsOrgId,
+      regions.flatMap((region, index) =>
+        Array.from({ length: 12 - index }, (_, n) => ({
+          timestamp: `2024-05-01T${String(8 + (n % 4)).padStart(2, '0')}:${String(index).padStart(2, '0')}:00.000Z`,
+          message: 'sign-in',
+          fields: { region },
+        })),
+      ),
+    );
+    const byRegion = await insertSavedQuery(db, {
+      orgId: termsOrgId,
+      library: false,
+      name: 'By region',
+      query: 'message:sign-in',
+      aggregation: { type: 'terms', field: 'region' } as never,
+      primaryField: null,
+      createdBy: null,
+    });
+    const chart = await createChart(
+      { name: 'Regions', type: 'bar', family: 'SAVED_QUERIES', savedQueryIds: [byRegion.id] },
+      termsEditor,
+      termsOrgId,
+    );
+    const response = await call('POST', `/chart/${chart.id}/data`, termsEditor, DAY, termsOrgId);
+    expect(response.statusCode, response.body).toBe(200);
+    const drawn = response.json();
+    expect(drawn.categories).toEqual(regions.slice(0, 10));
+    expect(drawn.series[0].values).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
+  });
+
   it("never counts events outside the viewer's data restrictions", async () => {
     const top = await createChart({
       name: 'Hosts (restricted)',

@@ -240,10 +240,45 @@ export async function deleteWorkspace(db: Db, actor: Actor, id: string): Promise
 }
 
 /**
+ * A copy of one library workspace in an organisation, in the caller's transaction. Its library
+ * dashboards come along: the organisation's live copy of one is reused, otherwise it is copied in.
+ * The copy has no owner and is shared with all users of the organisation.
+ */
+export async function copyWorkspaceInto(
+  tx: Db,
+  workspace: WorkspaceRow,
+  orgId: string,
+  createdBy: string,
+): Promise<WorkspaceRow> {
+  const copies = await dashboardCopiesOf(tx, orgId);
+  const dashboardIds: string[] = [];
+  for (const libraryId of workspace.dashboardIds) {
+    let copyId = copies.get(libraryId);
+    if (!copyId) {
+      const original = await findDashboardView(tx, orgId, libraryId);
+      if (!original?.row.library || original.row.state !== 'ACTIVE') continue;
+      copyId = (await copyIntoOrg(tx, original.row, orgId, createdBy)).id;
+    }
+    dashboardIds.push(copyId);
+  }
+  return insertWorkspace(tx, {
+    orgId,
+    library: false,
+    copiedFromId: workspace.id,
+    ownerId: null,
+    name: workspace.name,
+    description: workspace.description,
+    dashboardIds,
+    sharing: 'ALL',
+    editableByOthers: workspace.editableByOthers,
+    premiumOnly: workspace.premiumOnly,
+    copyToCustomers: true,
+  });
+}
+
+/**
  * Copies the library workspaces marked "copied by default" into one customer organisation, in the
  * caller's transaction: those it has no copy of yet, premium-only ones only with REPORTING_PREMIUM.
- * Their library dashboards come along: the organisation's live copy of one is reused, otherwise it
- * is copied in. The copies have no owner and are shared with all users of the organisation.
  */
 export async function copyDefaultWorkspacesInto(
   tx: Db,
@@ -260,30 +295,7 @@ export async function copyDefaultWorkspacesInto(
       skipped++;
       continue;
     }
-    const copies = await dashboardCopiesOf(tx, org.id);
-    const dashboardIds: string[] = [];
-    for (const libraryId of workspace.dashboardIds) {
-      let copyId = copies.get(libraryId);
-      if (!copyId) {
-        const original = await findDashboardView(tx, org.id, libraryId);
-        if (!original?.row.library || original.row.state !== 'ACTIVE') continue;
-        copyId = (await copyIntoOrg(tx, original.row, org.id, actor.access.user.id)).id;
-      }
-      dashboardIds.push(copyId);
-    }
-    const row = await insertWorkspace(tx, {
-      orgId: org.id,
-      library: false,
-      copiedFromId: workspace.id,
-      ownerId: null,
-      name: workspace.name,
-      description: workspace.description,
-      dashboardIds,
-      sharing: 'ALL',
-      editableByOthers: workspace.editableByOthers,
-      premiumOnly: workspace.premiumOnly,
-      copyToCustomers: true,
-    });
+    const row = await copyWorkspaceInto(tx, workspace, org.id, actor.access.user.id);
     await audit(tx, actor, 'copied', row.id, { fromLibraryId: workspace.id }, org.id);
     copied++;
   }

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { inflateSync } from 'node:zlib';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
@@ -18,7 +19,10 @@ let orgName: string;
 let editor: SeededUser;
 let viewer: SeededUser;
 let outsider: SeededUser;
-const chartIds = {} as Record<'hosts' | 'logins' | 'badge' | 'latest' | 'theirs', string>;
+const chartIds = {} as Record<
+  'hosts' | 'logins' | 'trend' | 'outcomes' | 'badge' | 'latest' | 'theirs',
+  string
+>;
 const queries = {} as Record<'logins' | 'failures' | 'byHost', string>;
 
 const EDIT = [
@@ -38,6 +42,51 @@ const call = (method: HttpMethod, path: string, user: SeededUser, payload?: obje
 async function pdfText(bytes: Uint8Array) {
   const document = await getDocumentProxy(new Uint8Array(bytes));
   return (await extractText(document, { mergePages: false })).text;
+}
+
+const PICTURE = '\u0001';
+
+/**
+ * What the pages of a report PDF draw, in order: their text, and PICTURE for each image painted
+ * (`/Name Do`), read from each page's content stream.
+ */
+function drawnInOrder(bytes: Buffer): string {
+  const pdf = bytes.toString('latin1');
+  const objects = new Map(
+    [...pdf.matchAll(/(\d+) 0 obj([\s\S]*?)endobj/g)].map(([, id, body]) => [id!, body!]),
+  );
+  const pages = /\/Type \/Pages[\s\S]*?\/Kids \[([^\]]*)\]/.exec(pdf)![1]!.match(/\d+(?= 0 R)/g)!;
+  return pages
+    .map((page) => {
+      const body = objects.get(/\/Contents (\d+) 0 R/.exec(objects.get(page)!)![1]!)!;
+      const stream = body.slice(body.indexOf('stream\n') + 'stream\n'.length, body.lastIndexOf('endstream'));
+      const operators = inflateSync(Buffer.from(stream, 'latin1')).toString('latin1');
+      return [...operators.matchAll(/\[([^\]]*)\] TJ|\/\w+ Do/g)]
+        .map(([, text]) =>
+          text === undefined
+            ? PICTURE
+            : [...text.matchAll(/<([0-9a-f]*)>/g)]
+                .map(([, hex]) => Buffer.from(hex!, 'hex').toString('latin1'))
+                .join(''),
+        )
+        .join('');
+    })
+    .join('');
+}
+
+/**
+ * The pictures each chart section of a report PDF paints: those after a chart's title and before
+ * the next one's, across pages (a picture too tall for the rest of a page starts the next one).
+ */
+function picturesPerSection(bytes: Buffer, titles: string[]) {
+  const squeeze = (text: string) => text.replace(/\s+/g, '');
+  const drawn = squeeze(drawnInOrder(bytes));
+  const starts = titles.map((title) => drawn.indexOf(squeeze(title)));
+  expect(starts.every((start) => start >= 0)).toBe(true);
+  const ends = starts.map((start) => Math.min(...starts.filter((other) => other > start), drawn.length));
+  return Object.fromEntries(
+    titles.map((title, index) => [title, drawn.slice(starts[index], ends[index]).split(PICTURE).length - 1]),
+  );
 }
 
 async function waitForState(id: string, state: string) {
@@ -110,6 +159,18 @@ beforeAll(async () => {
   chartIds.logins = await chart({
     name: 'Logins over time',
     type: 'line',
+    family: 'SAVED_QUERIES',
+    savedQueryIds: [queries.logins, queries.failures],
+  });
+  chartIds.trend = await chart({
+    name: 'Login trend',
+    type: 'area',
+    family: 'SAVED_QUERIES',
+    savedQueryIds: [queries.logins],
+  });
+  chartIds.outcomes = await chart({
+    name: 'Login outcomes',
+    type: 'pie',
     family: 'SAVED_QUERIES',
     savedQueryIds: [queries.logins, queries.failures],
   });
@@ -283,7 +344,14 @@ describe('on-demand reports', () => {
   it('builds a requested report into a PDF: cover, then each chart with its picture and data table', async () => {
     const template = await createTemplate({
       name: 'Login activity',
-      chartIds: [chartIds.hosts, chartIds.logins, chartIds.badge, chartIds.latest],
+      chartIds: [
+        chartIds.hosts,
+        chartIds.logins,
+        chartIds.trend,
+        chartIds.outcomes,
+        chartIds.badge,
+        chartIds.latest,
+      ],
     });
     const refused = await call('POST', '/report', viewer, { templateId: template.id, range: '24H' });
     expect(refused.statusCode).toBe(403);
@@ -315,6 +383,24 @@ describe('on-demand reports', () => {
     for (const title of ['Logins by host', 'Logins over time', 'Login count', 'Latest logins']) {
       expect(body).toContain(title);
     }
+    // Bar, line, area and pie charts are drawn as a picture each; badges and events tables are not.
+    expect(
+      picturesPerSection(download.rawPayload, [
+        'Logins by host',
+        'Logins over time',
+        'Login trend',
+        'Login outcomes',
+        'Login count',
+        'Latest logins',
+      ]),
+    ).toEqual({
+      'Logins by host': 1,
+      'Logins over time': 1,
+      'Login trend': 1,
+      'Login outcomes': 1,
+      'Login count': 0,
+      'Latest logins': 0,
+    });
     // The data tables: hosts with their counts, the events' messages.
     expect(body).toMatch(/web-01\s+2/);
     expect(body).toMatch(/db-07\s+1/);

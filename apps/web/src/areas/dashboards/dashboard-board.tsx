@@ -19,6 +19,7 @@ import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { dashboardPath, dashboardsKey } from './api';
 import { ChartTile } from './chart-tile';
 import { DashboardEditor } from './dashboard-editor';
+import { useAddFromLibrary } from './library-list';
 import { RangeSelect, RefreshSelect } from './range-selects';
 
 /** A dashboard: its tiles over one time range, refreshed on demand or on a timer, and its actions. */
@@ -26,10 +27,13 @@ export function DashboardBoard({
   orgId,
   dashboard,
   picker,
+  open,
   children,
 }: {
   orgId: string;
   dashboard: Dashboard;
+  /** Shows a dashboard in the calling area; with it, a library dashboard offers to add a copy. */
+  open?: (dashboardId: string) => void;
   /** Shown in place of the dashboard's name (the old dashboards' dropdown of dashboards). */
   picker?: ReactNode;
   /** Cards shown after the tiles (the default dashboard's system status). */
@@ -48,6 +52,7 @@ export function DashboardBoard({
   const [editing, setEditing] = useState<Dashboard | 'new' | null>(null);
   const [deleting, setDeleting] = useState(false);
   const columns = small ? 1 : dashboard.chartsPerRow;
+  const add = useAddFromLibrary(orgId, (id) => open?.(id));
 
   const refreshAll = () =>
     void queryClient.invalidateQueries({ queryKey: [...dashboardsKey(orgId), 'data'] });
@@ -95,6 +100,11 @@ export function DashboardBoard({
               {t('dashboards.refresh')}
             </Button>
           </Tooltip>
+          {open && canEdit && dashboard.type === 'LIBRARY' && (
+            <Button loading={add.isPending} onClick={() => add.mutate(dashboard.id)}>
+              {t('dashboards.add')}
+            </Button>
+          )}
           <Menu position="bottom-end">
             <Menu.Target>
               <Button variant="light" rightSection={<IconChevronDown size={16} />}>

@@ -36,18 +36,22 @@ interface Tile {
 
 /**
  * Creates or changes a dashboard. QuickStart picks the charts; Expert Mode sets the charts per row,
- * the order of the tiles and how many columns each spans.
+ * the order of the tiles and how many columns each spans. A library dashboard (`library` when
+ * creating one; provider administrators) shows library charts only.
  */
 export function DashboardEditor({
   orgId,
   dashboard,
+  library: newLibrary = false,
   onClose,
 }: {
   orgId: string;
   dashboard: Dashboard | null;
+  library?: boolean;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const library = dashboard ? dashboard.type === 'LIBRARY' : newLibrary;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [name, setName] = useState(dashboard?.name ?? '');
@@ -58,7 +62,7 @@ export function DashboardEditor({
   const [tiles, setTiles] = useState<Tile[]>(
     dashboard?.tiles.map((tile) => ({ chartId: tile.chartId, width: tile.width })) ?? [],
   );
-  const charts = useQuery(chartsQuery(orgId, { pageSize: 500, pageNumber: 1 }));
+  const charts = useQuery(chartsQuery(orgId, { pageSize: 500, pageNumber: 1, library }));
   const names = new Map((charts.data?.items ?? []).map((chart) => [chart.id, chart.name]));
   dashboard?.tiles.forEach((tile) => tile.chart && names.set(tile.chartId, tile.chart.name));
 
@@ -73,6 +77,7 @@ export function DashboardEditor({
           intervalType,
           refreshSeconds,
           tiles: tiles.map((tile) => ({ ...tile, width: Math.min(tile.width, chartsPerRow) })),
+          library,
         },
         schema: dashboardSchema,
       }),
@@ -103,7 +108,9 @@ export function DashboardEditor({
       opened
       onClose={onClose}
       size="lg"
-      title={dashboard ? t('dashboards.editTitle') : t('dashboards.newTitle')}
+      title={t(
+        library ? 'dashboards.libraryTitle' : dashboard ? 'dashboards.editTitle' : 'dashboards.newTitle',
+      )}
     >
       <Stack gap="sm">
         <NameFields

@@ -1,6 +1,6 @@
 import { Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { createLazyRoute, useParams } from '@tanstack/react-router';
+import { createLazyRoute, useNavigate, useParams } from '@tanstack/react-router';
 import { displayName } from '@vigil/contracts';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../lib/page-title';
@@ -19,10 +19,19 @@ function DashboardViewPage() {
   const { t } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
   const { dashboardId } = useParams({ strict: false }) as { dashboardId: string };
+  const navigate = useNavigate();
   const canView = useHasPermission('DASHBOARD_VIEW');
   const dashboard = useQuery({ ...dashboardQuery(orgId, dashboardId), enabled: canView && orgId !== '' });
   usePageTitle(dashboard.data ? displayName(dashboard.data.name) : t('dashboards.title'));
-  if (canView && dashboard.data) return <DashboardBoard orgId={orgId} dashboard={dashboard.data} />;
+  if (canView && dashboard.data) {
+    return (
+      <DashboardBoard
+        orgId={orgId}
+        dashboard={dashboard.data}
+        open={(id) => void navigate({ to: '/dashboards/$dashboardId/view', params: { dashboardId: id } })}
+      />
+    );
+  }
   return (
     <Stack gap="lg">
       <Title order={1}>{t('dashboards.title')}</Title>

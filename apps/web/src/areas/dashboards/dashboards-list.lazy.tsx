@@ -13,12 +13,13 @@ import {
 import { IconLayoutDashboard, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createLazyRoute } from '@tanstack/react-router';
-import { DEFAULT_PAGE_SIZE, displayName, type ChartState } from '@vigil/contracts';
+import { DEFAULT_PAGE_SIZE, displayName, type ChartState, type DashboardSummary } from '@vigil/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
 import { notifyMessage } from '../../lib/notify';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
+import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
 import { AnchorLink } from '../../shell/links';
 import { ListPager } from '../../shell/list-pager';
@@ -28,6 +29,9 @@ import { useBulkDelete, type Seen } from './bulk-delete';
 import { DashboardEditor } from './dashboard-editor';
 
 export const Route = createLazyRoute('/dashboards')({ component: DashboardsPage });
+
+/** A dashboard picked for deleting, named in the confirmation. */
+type Picked = Seen & { name: string };
 
 /** /dashboards: the organisation's dashboards, and the deleted ones to restore. */
 function DashboardsPage() {
@@ -39,6 +43,12 @@ function DashboardsPage() {
   );
 }
 
+const picked = (dashboard: DashboardSummary): Picked => ({
+  id: dashboard.id,
+  modifiedOn: dashboard.lastModifiedOn,
+  name: dashboard.name,
+});
+
 function DashboardList() {
   const { t, i18n } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
@@ -47,14 +57,14 @@ function DashboardList() {
   const [state, setState] = useState<ChartState>('ACTIVE');
   const [pageNumber, setPageNumber] = useState(1);
   const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<Picked[] | null>(null);
   const list = useQuery(dashboardsQuery(orgId, { state, pageNumber, pageSize: DEFAULT_PAGE_SIZE }));
-  const { selected, toggle, clear, remove } = useBulkDelete<Seen>(orgId, 'dashboards');
+  const { selected, toggle, clear, remove } = useBulkDelete<Picked>(orgId, 'dashboards');
   const selecting = canEdit && state === 'ACTIVE';
-  const change = useMutation({
-    mutationFn: ({ id, action }: { id: string; action: 'delete' | 'restore' }) =>
-      apiFetch(`${dashboardPath(orgId, id)}/${action}`, { method: 'POST' }),
-    onSuccess: async (_result, { action }) => {
-      notifyMessage(`dashboards.done.${action}`);
+  const restore = useMutation({
+    mutationFn: (id: string) => apiFetch(`${dashboardPath(orgId, id)}/restore`, { method: 'POST' }),
+    onSuccess: async () => {
+      notifyMessage('dashboards.done.restore');
       await queryClient.invalidateQueries({ queryKey: dashboardsKey(orgId) });
     },
     meta: { errorKey: 'dashboards.actionFailed' },
@@ -78,12 +88,7 @@ function DashboardList() {
         />
         <Group>
           {selecting && selected.size > 0 && (
-            <Button
-              color="red"
-              variant="light"
-              loading={remove.isPending}
-              onClick={() => remove.mutate([...selected.values()])}
-            >
+            <Button color="red" variant="light" onClick={() => setDeleting([...selected.values()])}>
               {t('dashboards.deleteSelected', { count: selected.size })}
             </Button>
           )}
@@ -132,7 +137,7 @@ function DashboardList() {
                           aria-label={t('dashboards.selectNamed', { name: dashboard.name })}
                           checked={selected.has(dashboard.id)}
                           disabled={!dashboard.editable}
-                          onChange={() => toggle({ id: dashboard.id, modifiedOn: dashboard.lastModifiedOn })}
+                          onChange={() => toggle(picked(dashboard))}
                         />
                       </Table.Td>
                     )}
@@ -176,10 +181,9 @@ function DashboardList() {
                             },
                           )}
                           onClick={() =>
-                            change.mutate({
-                              id: dashboard.id,
-                              action: state === 'ACTIVE' ? 'delete' : 'restore',
-                            })
+                            state === 'ACTIVE'
+                              ? setDeleting([picked(dashboard)])
+                              : restore.mutate(dashboard.id)
                           }
                         >
                           {state === 'ACTIVE' ? t('dashboards.delete') : t('dashboards.restore')}
@@ -200,6 +204,18 @@ function DashboardList() {
         )}
       </ListStates>
       {creating && <DashboardEditor orgId={orgId} dashboard={null} onClose={() => setCreating(false)} />}
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={t('dashboards.deleteListTitle', { count: deleting?.length ?? 0 })}
+        message={t('dashboards.deleteListMessage', {
+          count: deleting?.length ?? 0,
+          name: displayName(deleting?.[0]?.name ?? ''),
+        })}
+        confirmLabel={t('dashboards.delete')}
+        loading={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })}
+        onCancel={() => setDeleting(null)}
+      />
     </Stack>
   );
 }

@@ -1,12 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { Dashboard, DashboardSummary } from '@vigil/contracts';
-import { describe, expect, it } from 'vitest';
+import { notifications } from '@mantine/notifications';
+import { afterEach, describe, expect, it } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID } from '../../test/session-fixtures';
 import { chartFixture, dashboardAccess } from './test-fixtures';
 
 const base = `/api/org/${HOME_ORG_ID}`;
+
+// Notifications outlive a test's render: each test starts without those of the tests before it.
+afterEach(() => notifications.clean());
 const id = (n: number) => `00000000-0000-4000-8000-00000000020${n}`;
 const chart = (n: number, name: string) =>
   chartFixture(id(n), name, { type: 'badge', family: 'ALERT_COUNTS' });
@@ -98,7 +102,7 @@ describe('dashboard editor', () => {
 });
 
 describe('all dashboards', () => {
-  it('deletes selected dashboards, saying which another user changed meanwhile, and restores one', async () => {
+  it('deletes selected dashboards once confirmed, saying which another user changed meanwhile, and restores one', async () => {
     let deleteBody: unknown;
     let restored = false;
     stubApi({
@@ -130,6 +134,11 @@ describe('all dashboards', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select Fraud desk' }));
     await user.click(screen.getByRole('checkbox', { name: 'Select Branches' }));
     await user.click(screen.getByRole('button', { name: 'Delete 2 dashboards' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete dashboards' });
+    expect(
+      within(confirm).getByText('Delete 2 dashboards? They can be restored under Deleted.'),
+    ).toBeInTheDocument();
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(
       await screen.findByText(
         'Deleting 1 dashboard(s) succeeded, but another 1 dashboard(s) failed. They may have been modified by another user.',
@@ -146,6 +155,36 @@ describe('all dashboards', () => {
     await user.click(await screen.findByRole('button', { name: 'Restore Old board' }));
     expect(await screen.findByText('Dashboard restored.')).toBeInTheDocument();
     expect(restored).toBe(true);
+  });
+
+  it('asks before deleting one dashboard, and deletes nothing when cancelled', async () => {
+    const deletes: unknown[] = [];
+    stubApi({
+      ...withAccess(['DASHBOARD_EDIT']),
+      [`GET ${base}/dashboards`]: {
+        body: { items: [summary({ id: id(3), name: 'Fraud desk' })], total: 1 },
+      },
+      [`POST ${base}/dashboards/bulk-delete`]: ({ init }) => {
+        deletes.push(JSON.parse(String(init?.body)));
+        return { body: { deleted: 1, failed: 0, failedIds: [] } };
+      },
+    });
+    const { user } = renderApp(`/dashboards?orgId=${HOME_ORG_ID}`);
+
+    await user.click(await screen.findByRole('button', { name: 'Delete Fraud desk' }));
+    const first = await screen.findByRole('dialog', { name: 'Delete dashboard' });
+    expect(
+      within(first).getByText('Delete Fraud desk? It can be restored under Deleted.'),
+    ).toBeInTheDocument();
+    await user.click(within(first).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(deletes).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Delete Fraud desk' }));
+    const second = await screen.findByRole('dialog', { name: 'Delete dashboard' });
+    await user.click(within(second).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Dashboard deleted.')).toBeInTheDocument();
+    expect(deletes).toEqual([{ items: [{ id: id(3), modifiedOn: '2026-03-01T09:00:00.000Z' }] }]);
   });
 });
 
@@ -196,6 +235,7 @@ describe('dashboard library', () => {
     await user.click(within(row).getByRole('button', { name: 'Preview' }));
 
     expect(await screen.findByRole('heading', { name: 'Alert desk' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add to my dashboards' })).not.toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Time range' })).toHaveValue('Last 30 days');
     await waitFor(() =>
       expect(
@@ -219,5 +259,79 @@ describe('dashboard library', () => {
     expect(
       await screen.findByText('3 dashboard(s) copied to 5 customer(s); 2 already there.'),
     ).toBeInTheDocument();
+  });
+});
+
+describe('library dashboards in preview and in the making', () => {
+  const libraryDashboard = dashboard({ id: id(8), name: 'Alert desk', type: 'LIBRARY', orgId: null });
+
+  it('adds the previewed library dashboard to the organisation and opens the copy', async () => {
+    let copied = false;
+    stubApi({
+      ...withAccess(['DASHBOARD_EDIT']),
+      [`GET ${base}/dashboard/${id(8)}`]: { body: libraryDashboard },
+      [`POST ${base}/dashboard/${id(8)}/copy`]: () => {
+        copied = true;
+        return { status: 201, body: dashboard({ id: id(7), name: 'Alert desk' }) };
+      },
+      [`GET ${base}/dashboard/${id(7)}`]: { body: dashboard({ id: id(7), name: 'Alert desk' }) },
+      [`POST ${base}/chart/${id(1)}/data`]: { body: { begin: 'a', end: 'b', timeAxis: false, value: 7 } },
+    });
+    const { user, router } = renderApp(`/dashboards/${id(8)}/view?orgId=${HOME_ORG_ID}`);
+
+    await user.click(await screen.findByRole('button', { name: 'Add to my dashboards' }));
+    expect(await screen.findByText('Dashboard added from the library.')).toBeInTheDocument();
+    expect(copied).toBe(true);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/dashboards/${id(7)}/view`));
+    // The copy is the organisation's own: nothing more to add.
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Add to my dashboards' })).not.toBeInTheDocument(),
+    );
+  });
+
+  it('lets provider administrators make a library dashboard of library charts', async () => {
+    let saved: Record<string, unknown> | undefined;
+    stubApi({
+      ...withAccess(['DASHBOARD_EDIT', 'CHART_VIEW', 'TRAC_ADMIN'], true),
+      [`GET ${base}/dashboards`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/charts`]: ({ url }) => ({
+        body: url.includes('library=true')
+          ? { items: [chart(5, 'Library alerts')], total: 1 }
+          : { items: [chart(6, 'Our alerts')], total: 1 },
+      }),
+      [`POST ${base}/dashboard`]: ({ init }) => {
+        saved = JSON.parse(String(init?.body));
+        return { status: 201, body: { ...libraryDashboard, name: 'Starter' } };
+      },
+      [`GET ${base}/dashboard/${id(8)}`]: { body: { ...libraryDashboard, name: 'Starter' } },
+      [`POST ${base}/chart/${id(1)}/data`]: { body: { begin: 'a', end: 'b', timeAxis: false, value: 7 } },
+    });
+    const { user, router } = renderApp(`/dashboards/library?orgId=${HOME_ORG_ID}`);
+
+    await user.click(await screen.findByRole('button', { name: 'New library dashboard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Library dashboard' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Starter');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Charts' }));
+    expect(await screen.findByRole('option', { name: 'Library alerts' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Our alerts' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('option', { name: 'Library alerts' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() =>
+      expect(saved).toMatchObject({ name: 'Starter', library: true, tiles: [{ chartId: id(5), width: 1 }] }),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/dashboards/${id(8)}/view`));
+  }, 30_000);
+
+  it('offers no library dashboard to make to anyone but provider administrators', async () => {
+    stubApi({
+      ...withAccess(['DASHBOARD_EDIT', 'CHART_VIEW']),
+      [`GET ${base}/dashboards`]: {
+        body: { items: [summary({ id: id(8), name: 'Alert desk', type: 'LIBRARY' })], total: 1 },
+      },
+    });
+    renderApp(`/dashboards/library?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByRole('row', { name: /Alert desk/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New library dashboard' })).not.toBeInTheDocument();
   });
 });

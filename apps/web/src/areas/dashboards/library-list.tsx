@@ -1,5 +1,5 @@
 import { Button, EmptyState, Group, Stack, Table, Text } from '@mantine/core';
-import { IconBooks } from '@tabler/icons-react';
+import { IconBooks, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_PAGE_SIZE,
@@ -11,28 +11,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api';
 import { notifyMessage } from '../../lib/notify';
-import { useOrgContext } from '../../lib/org-context';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { orgPath } from '../assets/queries';
+import { useProviderAdmin } from '../reports/library-view';
 import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { dashboardPath, dashboardsKey, dashboardsQuery } from './api';
+import { DashboardEditor } from './dashboard-editor';
 
-/**
- * The provider's library dashboards: preview one, add a copy to the organisation, or (provider
- * administrators) copy them all to every customer. `open` shows a dashboard in the calling area.
- */
-export function LibraryList({ open }: { open: (dashboardId: string) => void }) {
-  const { t } = useTranslation();
-  const orgId = useCurrentOrgId() ?? '';
-  const canEdit = useHasPermission('DASHBOARD_EDIT');
-  const tracAdmin = useHasPermission('TRAC_ADMIN');
-  const providerOrg = Boolean(useOrgContext()?.org.isProvider);
-  const providerAdmin = tracAdmin && providerOrg;
+/** "Add to my dashboards": a copy of a library dashboard and its charts, then `open` shows the copy. */
+export function useAddFromLibrary(orgId: string, open: (dashboardId: string) => void) {
   const queryClient = useQueryClient();
-  const [pageNumber, setPageNumber] = useState(1);
-  const list = useQuery(dashboardsQuery(orgId, { library: true, pageNumber, pageSize: DEFAULT_PAGE_SIZE }));
-  const add = useMutation({
+  return useMutation({
     mutationFn: (id: string) =>
       apiFetch(`${dashboardPath(orgId, id)}/copy`, { method: 'POST', schema: dashboardSchema }),
     onSuccess: async (copy) => {
@@ -42,6 +32,22 @@ export function LibraryList({ open }: { open: (dashboardId: string) => void }) {
     },
     meta: { errorKey: 'dashboards.actionFailed' },
   });
+}
+
+/**
+ * The provider's library dashboards: preview one, add a copy to the organisation, or (provider
+ * administrators) make library dashboards and copy them all to every customer. `open` shows a
+ * dashboard in the calling area.
+ */
+export function LibraryList({ open }: { open: (dashboardId: string) => void }) {
+  const { t } = useTranslation();
+  const orgId = useCurrentOrgId() ?? '';
+  const canEdit = useHasPermission('DASHBOARD_EDIT');
+  const providerAdmin = useProviderAdmin();
+  const [pageNumber, setPageNumber] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const list = useQuery(dashboardsQuery(orgId, { library: true, pageNumber, pageSize: DEFAULT_PAGE_SIZE }));
+  const add = useAddFromLibrary(orgId, open);
   const copyAll = useMutation({
     mutationFn: () =>
       apiFetch(`${orgPath(orgId)}/dashboards/library/copy-to-customers`, {
@@ -58,9 +64,16 @@ export function LibraryList({ open }: { open: (dashboardId: string) => void }) {
           {t('dashboards.libraryIntro')}
         </Text>
         {providerAdmin && (
-          <Button variant="light" loading={copyAll.isPending} onClick={() => copyAll.mutate()}>
-            {t('dashboards.copyToCustomers')}
-          </Button>
+          <Group gap="xs">
+            <Button variant="light" loading={copyAll.isPending} onClick={() => copyAll.mutate()}>
+              {t('dashboards.copyToCustomers')}
+            </Button>
+            {canEdit && (
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+                {t('dashboards.newLibrary')}
+              </Button>
+            )}
+          </Group>
         )}
       </Group>
       <ListStates
@@ -123,6 +136,9 @@ export function LibraryList({ open }: { open: (dashboardId: string) => void }) {
           </>
         )}
       </ListStates>
+      {creating && (
+        <DashboardEditor orgId={orgId} dashboard={null} library onClose={() => setCreating(false)} />
+      )}
     </Stack>
   );
 }

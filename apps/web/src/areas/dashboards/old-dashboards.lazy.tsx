@@ -30,6 +30,7 @@ function OldDashboardsPage() {
   const canView = useHasPermission('DASHBOARD_VIEW');
   const canEdit = useHasPermission('DASHBOARD_EDIT');
   const navigate = useNavigate();
+  const show = (id: string) => void navigate({ to: '/dashboard', search: { dashboardId: id } });
   const { dashboardId } = useSearch({ strict: false }) as { dashboardId?: string };
   const enabled = canView && orgId !== '';
   const list = useQuery({ ...dashboardsQuery(orgId, { pageNumber: 1, pageSize: MAX_PAGE_SIZE }), enabled });
@@ -48,7 +49,7 @@ function OldDashboardsPage() {
       label={t('dashboards.old.pick')}
       data={options}
       value={dashboard?.id ?? null}
-      onChange={(id) => id && void navigate({ to: '/dashboard', search: { dashboardId: id } })}
+      onChange={(id) => id && show(id)}
       searchable
       allowDeselect={false}
       w={360}
@@ -56,7 +57,9 @@ function OldDashboardsPage() {
     />
   );
 
-  if (canView && dashboard) return <DashboardBoard orgId={orgId} dashboard={dashboard} picker={picker} />;
+  if (canView && dashboard) {
+    return <DashboardBoard orgId={orgId} dashboard={dashboard} picker={picker} open={show} />;
+  }
   return (
     <Stack gap="lg">
       <Title order={1}>{t('dashboards.title')}</Title>

@@ -26,13 +26,18 @@ import { ChartFigure } from '../dashboards/chart-figure';
 import { savedQueriesQuery } from '../events/saved-queries';
 import { NameFields } from '../dashboards/name-fields';
 
-/** Creates or changes a chart, with a preview over the last 7 days. */
+/**
+ * Creates or changes a chart, with a preview over the last 7 days. A library chart (provider
+ * administrators) draws library queries only.
+ */
 export function ChartDialog({
   orgId,
+  library = false,
   chart,
   onClose,
 }: {
   orgId: string;
+  library?: boolean;
   chart: Chart | null;
   onClose: () => void;
 }) {
@@ -63,6 +68,7 @@ export function ChartDialog({
     savedQueryIds: family === 'SAVED_QUERIES' ? savedQueryIds : [],
     domain,
     rowLimit: usesRows && rowLimit !== '' ? Number(rowLimit) : null,
+    library,
   });
   const save = useMutation({
     mutationFn: () =>
@@ -90,7 +96,12 @@ export function ChartDialog({
   });
 
   return (
-    <Modal opened onClose={onClose} size="lg" title={chart ? t('charts.editTitle') : t('charts.newTitle')}>
+    <Modal
+      opened
+      onClose={onClose}
+      size="lg"
+      title={t(library ? 'charts.libraryTitle' : chart ? 'charts.editTitle' : 'charts.newTitle')}
+    >
       <Stack gap="sm">
         <NameFields
           labels={{ name: t('charts.name'), description: t('charts.description') }}
@@ -104,7 +115,7 @@ export function ChartDialog({
             label={t('charts.family')}
             description={
               CHART_PREMIUM_FAMILIES.includes(family)
-                ? t(hasPremium ? 'charts.premiumHint' : 'charts.premiumMissing')
+                ? t(hasPremium || library ? 'charts.premiumHint' : 'charts.premiumMissing')
                 : undefined
             }
             data={CHART_FAMILIES.map((value) => {
@@ -114,8 +125,9 @@ export function ChartDialog({
                 label: premium
                   ? t('charts.premiumFamily', { name: t(`charts.families.${value}`) })
                   : t(`charts.families.${value}`),
-                // Premium-only sources are offered to organisations with Reporting Premium.
-                disabled: premium && !hasPremium && value !== chart?.family,
+                // Premium-only sources are offered to organisations with Reporting Premium; library
+                // charts may use them (they draw in premium organisations only).
+                disabled: premium && !hasPremium && !library && value !== chart?.family,
               };
             })}
             renderOption={({ option }) => {
@@ -152,10 +164,12 @@ export function ChartDialog({
           <MultiSelect
             label={t('charts.queries')}
             description={t('charts.queriesHint')}
-            data={(queries.data?.items ?? []).map((query) => ({
-              value: query.id,
-              label: query.aggregation ? `${query.name} (${query.aggregation.type})` : query.name,
-            }))}
+            data={(queries.data?.items ?? [])
+              .filter((query) => !library || query.library)
+              .map((query) => ({
+                value: query.id,
+                label: query.aggregation ? `${query.name} (${query.aggregation.type})` : query.name,
+              }))}
             value={savedQueryIds}
             onChange={setSavedQueryIds}
             searchable

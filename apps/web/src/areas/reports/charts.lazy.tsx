@@ -29,6 +29,7 @@ import { ListPager } from '../../shell/list-pager';
 import { ListStates } from '../../shell/query-status';
 import { EditDeleteButtons } from '../../shell/row-actions';
 import { ChartDialog } from './chart-dialog';
+import { LibrarySwitch, useProviderAdmin } from './library-view';
 
 export const Route = createLazyRoute('/reports/charts/list')({ component: ChartsPage });
 
@@ -42,13 +43,19 @@ function ChartsPage() {
   );
 }
 
+/**
+ * The organisation's charts, or the provider's library charts (changed by provider administrators
+ * only; customers get them with the library dashboards and report templates that show them).
+ */
 function ChartList() {
   const { t, i18n } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
   const chartEdit = useHasPermission('CHART_EDIT');
   const eventEdit = useHasPermission('EVENT_EDIT');
   const savedSearchEdit = useHasPermission('SAVED_SEARCH_EDIT');
-  const canEdit = chartEdit && eventEdit && savedSearchEdit;
+  const providerAdmin = useProviderAdmin();
+  const [library, setLibrary] = useState(false);
+  const canEdit = chartEdit && eventEdit && savedSearchEdit && (!library || providerAdmin);
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
@@ -57,7 +64,13 @@ function ChartList() {
   const [editing, setEditing] = useState<Chart | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Chart[] | null>(null);
   const list = useQuery(
-    chartsQuery(orgId, { search: debouncedSearch, state, pageNumber, pageSize: DEFAULT_PAGE_SIZE }),
+    chartsQuery(orgId, {
+      search: debouncedSearch,
+      state,
+      library,
+      pageNumber,
+      pageSize: DEFAULT_PAGE_SIZE,
+    }),
   );
   const refresh = () => queryClient.invalidateQueries({ queryKey: dashboardsKey(orgId) });
   const restore = useMutation({
@@ -99,6 +112,14 @@ function ChartList() {
               setPageNumber(1);
             }}
           />
+          <LibrarySwitch
+            library={library}
+            onChange={(next) => {
+              setLibrary(next);
+              clear();
+              setPageNumber(1);
+            }}
+          />
         </Group>
         <Group>
           {canEdit && state === 'ACTIVE' && selected.size > 0 && (
@@ -108,7 +129,7 @@ function ChartList() {
           )}
           {canEdit && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-              {t('charts.new')}
+              {t(library ? 'charts.newLibrary' : 'charts.new')}
             </Button>
           )}
         </Group>
@@ -163,6 +184,11 @@ function ChartList() {
                         <Text size="sm" fw={500}>
                           {chart.name}
                         </Text>
+                        {chart.copiedFromId && (
+                          <Badge size="xs" variant="light">
+                            {t('charts.fromLibrary')}
+                          </Badge>
+                        )}
                         {chart.description && (
                           <Text size="xs" c="dimmed" lineClamp={1}>
                             {chart.description}
@@ -219,6 +245,7 @@ function ChartList() {
       {editing && (
         <ChartDialog
           orgId={orgId}
+          library={library}
           chart={editing === 'new' ? null : editing}
           onClose={() => setEditing(null)}
         />

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
-import { chartFixture } from '../dashboards/test-fixtures';
+import { chartFixture, dashboardAccess } from '../dashboards/test-fixtures';
+import { savedQueryFixture } from '../triggers/test-fixtures';
 
 const base = `/api/org/${HOME_ORG_ID}`;
 const id = (n: number) => `00000000-0000-4000-8000-00000000010${n}`;
@@ -154,6 +155,65 @@ describe('charts list', () => {
     expect(await screen.findByRole('row', { name: /Events by data source/ })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New chart' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit Events by data source' })).not.toBeInTheDocument();
+  });
+});
+
+describe('library charts', () => {
+  const listing = ({ url }: { url: string }) => ({
+    body: url.includes('library=true')
+      ? { items: [chart(7, 'Library alerts', { library: true, orgId: null, editable: false })], total: 1 }
+      : { items: [chart(1, 'Our alerts', { copiedFromId: id(7) })], total: 1 },
+  });
+
+  it('lets provider administrators make library charts of library queries', async () => {
+    let created: Record<string, unknown> | undefined;
+    stubApi({
+      ...dashboardAccess([...EDITOR, 'TRAC_ADMIN'], true),
+      [`GET ${base}/charts`]: listing,
+      [`GET ${base}/saved-queries`]: {
+        body: {
+          items: [savedQueryFixture(id(8), 'Our logins'), savedQueryFixture(id(9), 'Library logins', true)],
+          total: 2,
+        },
+      },
+      [`POST ${base}/chart`]: ({ init }) => {
+        created = JSON.parse(String(init?.body));
+        return { status: 201, body: chart(8, 'Starter logins', { library: true, orgId: null }) };
+      },
+    });
+    const { user } = renderApp(`/reports/charts/list?orgId=${HOME_ORG_ID}`);
+    const ours = await screen.findByRole('row', { name: /Our alerts/ });
+    expect(within(ours).getByText('From the library')).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: 'Library' }));
+    expect(await screen.findByRole('row', { name: /Library alerts/ })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New library chart' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Library chart' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Starter logins');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Saved or library queries' }));
+    expect(await screen.findByRole('option', { name: 'Library logins' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Our logins' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('option', { name: 'Library logins' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(created).toMatchObject({
+        name: 'Starter logins',
+        family: 'SAVED_QUERIES',
+        savedQueryIds: [id(9)],
+        library: true,
+      }),
+    );
+  }, 30_000);
+
+  it('shows the library read-only to everyone else', async () => {
+    stubApi({ ...withAccess(EDITOR), [`GET ${base}/charts`]: listing });
+    const { user } = renderApp(`/reports/charts/list?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByRole('button', { name: 'New chart' })).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: 'Library' }));
+    expect(await screen.findByRole('row', { name: /Library alerts/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New library chart' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New chart' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit Library alerts' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: 'Select Library alerts' })).not.toBeInTheDocument();
   });
 });
 
