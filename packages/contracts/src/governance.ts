@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryList } from './query-params';
 
 /** How a control stands in an evaluation period (spec 3: implemented, partially, not implemented, N/A). */
 export const CONTROL_ANSWER_STATUSES = [
@@ -242,3 +243,43 @@ export const carryOverResultSchema = z.object({
   alreadyAnswered: z.number(),
 });
 export type CarryOverResult = z.infer<typeof carryOverResultSchema>;
+
+/** The parts an evidence report can hold; a report holds at least one (spec 3 section 5). */
+export const EVIDENCE_REPORT_ELEMENTS = [
+  'FRAMEWORK_STATUS',
+  'AUTO_EVIDENCE',
+  'RISK_REGISTER',
+  'INCIDENT_STATISTICS',
+  'POLICY_REVIEWS',
+] as const;
+export type EvidenceReportElement = (typeof EVIDENCE_REPORT_ELEMENTS)[number];
+
+/** GET /period/:id/evidence-report: the elements to include, comma-separated or repeated. */
+export const evidenceReportQuerySchema = z.object({
+  elements: queryList
+    .pipe(z.array(z.enum(EVIDENCE_REPORT_ELEMENTS)).max(EVIDENCE_REPORT_ELEMENTS.length))
+    .default([]),
+});
+
+/**
+ * The elements a requester may include: the framework's status and automatic evidence with the
+ * framework, the risk register with RISK_VIEW and a risk module, incidents with INCIDENT_VIEW and
+ * policy reviews with either policy view permission.
+ */
+export function evidenceReportElementsFor(
+  permissions: ReadonlySet<string>,
+  holdsRiskModule: boolean,
+): EvidenceReportElement[] {
+  return EVIDENCE_REPORT_ELEMENTS.filter((element) => {
+    switch (element) {
+      case 'RISK_REGISTER':
+        return holdsRiskModule && permissions.has('RISK_VIEW');
+      case 'INCIDENT_STATISTICS':
+        return permissions.has('INCIDENT_VIEW');
+      case 'POLICY_REVIEWS':
+        return permissions.has('CUSTOM_POLICY_VIEW') || permissions.has('CAT_POLICY_VIEW');
+      default:
+        return true;
+    }
+  });
+}

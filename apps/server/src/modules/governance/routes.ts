@@ -9,6 +9,7 @@ import {
   evaluationPeriodInputSchema,
   evaluationPeriodSchema,
   evidenceInputSchema,
+  evidenceReportQuerySchema,
   EVIDENCE_FILES_LIMIT,
   frameworkDetailSchema,
   frameworkSummarySchema,
@@ -548,16 +549,20 @@ export const governanceRoutes =
           tags: TAGS,
           summary: 'The evidence report of a period (PDF)',
           description:
-            'A PDF for an examiner or a board: a cover (framework, period, state, organisation, time), the ' +
-            "framework's status by top-level section with evidence counts, tiers and the controls not fully " +
-            'implemented, the risk register summary (with RISK_VIEW and a risk module), incident statistics for ' +
-            "the period's dates (with INCIDENT_VIEW) and the review status of the policies the requester may " +
-            `read. ${PERIOD_404}`,
+            'A PDF for an examiner or a board: a cover (framework, period, state, organisation, time) and the ' +
+            '`elements` chosen (comma-separated or repeated; none: 400 GOVERNANCE_EVIDENCE_REPORT_NO_ELEMENTS): ' +
+            "FRAMEWORK_STATUS, the framework's status by top-level section with evidence counts, tiers and the " +
+            'controls not fully implemented; AUTO_EVIDENCE, the latest evaluation of each automatic evidence ' +
+            'source; RISK_REGISTER, the risk register summary (with RISK_VIEW and a risk module); ' +
+            "INCIDENT_STATISTICS, incident statistics for the period's dates (with INCIDENT_VIEW); POLICY_REVIEWS, " +
+            'the review status of the policies the requester may read. An element chosen without its permission ' +
+            `says it is not available to the requester. ${PERIOD_404}`,
           params: periodParams,
+          querystring: evidenceReportQuerySchema,
         },
       },
       async (request, reply) => {
-        const report = await evidenceReport(db, accessOf(request), request.params.id);
+        const report = await evidenceReport(db, accessOf(request), request.params.id, request.query.elements);
         return reply
           .header('content-type', 'application/pdf')
           .header('content-disposition', attachment(report.name))

@@ -7,7 +7,7 @@ import type {
   FrameworkSummary,
   LibraryFramework,
 } from '@vigil/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
@@ -213,6 +213,50 @@ describe('framework page', () => {
     await user.click(within(drawer).getByRole('button', { name: /close/i }));
     const row = (await screen.findByRole('button', { name: 'Open GV.OC-01' })).closest('tr')!;
     expect(await within(row).findByText('Implemented')).toBeInTheDocument();
+  });
+
+  it('downloads the evidence report of the elements chosen, refusing none without asking the server', async () => {
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:report'), revokeObjectURL: vi.fn() }),
+    );
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const fetchMock = stubApi({
+      ...withAccess([...EDIT, 'INCIDENT_VIEW']),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/evidence-report`]: { body: {} },
+    });
+    const reportCalls = () =>
+      fetchMock.mock.calls
+        .filter(([url]) => String(url).includes('/evidence-report'))
+        .map(([url]) => String(url));
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Evidence report (PDF)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Evidence report: FY 2026' });
+    // Only the elements the user may read are offered, all chosen.
+    for (const name of ['Framework status', 'Automatic evidence', 'Incident statistics']) {
+      expect(within(dialog).getByRole('checkbox', { name })).toBeChecked();
+    }
+    expect(within(dialog).queryByRole('checkbox', { name: 'Risk register summary' })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('checkbox', { name: 'Policy review status' })).not.toBeInTheDocument();
+    for (const name of ['Framework status', 'Automatic evidence', 'Incident statistics']) {
+      await user.click(within(dialog).getByRole('checkbox', { name }));
+    }
+    await user.click(within(dialog).getByRole('button', { name: 'Download PDF' }));
+    expect(
+      await within(dialog).findByText('Choose at least one element for the evidence report.'),
+    ).toBeInTheDocument();
+    expect(reportCalls()).toEqual([]);
+
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Incident statistics' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Framework status' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Download PDF' }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(reportCalls()).toEqual([
+      expect.stringMatching(/evidence-report\?elements=FRAMEWORK_STATUS,INCIDENT_STATISTICS$/),
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    click.mockRestore();
   });
 
   it('finalizes after confirming, then shows the answers read-only', async () => {
