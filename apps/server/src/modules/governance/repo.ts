@@ -246,6 +246,37 @@ export async function findPeriod(
   return row;
 }
 
+/**
+ * The names of a framework's periods in progress that answer a control N/A, oldest first. The periods
+ * in progress are locked first, so that no answer turns N/A before the caller's change is committed.
+ */
+export async function periodsAnsweringNotApplicable(
+  db: Db,
+  orgId: string,
+  frameworkId: string,
+  controlId: string,
+): Promise<string[]> {
+  const inProgress = and(
+    eq(governancePeriods.orgId, orgId),
+    eq(governancePeriods.frameworkId, frameworkId),
+    eq(governancePeriods.state, 'IN_PROGRESS'),
+  );
+  await db.select({ id: governancePeriods.id }).from(governancePeriods).where(inProgress).for('update');
+  const rows = await db
+    .select({ name: governancePeriods.name })
+    .from(governanceAnswers)
+    .innerJoin(governancePeriods, eq(governancePeriods.id, governanceAnswers.periodId))
+    .where(
+      and(
+        inProgress,
+        eq(governanceAnswers.controlId, controlId),
+        eq(governanceAnswers.status, 'NOT_APPLICABLE'),
+      ),
+    )
+    .orderBy(asc(governancePeriods.startsOn), asc(governancePeriods.id));
+  return rows.map((row) => row.name);
+}
+
 export async function insertPeriod(
   db: Db,
   values: typeof governancePeriods.$inferInsert,

@@ -325,6 +325,38 @@ describe('evaluation periods, answers and evidence', () => {
     expect((await ok<EvaluationPeriod>(call('GET', base(), viewer))).answered).toBe(2);
   });
 
+  it('refuses to make a control mandatory while a period in progress answers it N/A', async () => {
+    const second = framework.controls[1]!;
+    const refused = await call(
+      'PATCH',
+      `/governance/framework/${framework.id}/control/${second.id}`,
+      editor,
+      {
+        mandatory: true,
+        alertable: true,
+        triggerId,
+      },
+    );
+    expectError(refused, 400, 'GOVERNANCE_MANDATORY_ANSWERED_NOT_APPLICABLE');
+    expect(refused.json()).toMatchObject({ field: 'mandatory', params: { periods: 'FY 2026' } });
+    const stored = await ok<FrameworkDetail>(call('GET', `/governance/framework/${framework.id}`, viewer));
+    expect(stored.controls[1]).toMatchObject({ mandatory: false, alertable: false, triggerId: null });
+    // Other changes of the control go on.
+    const alertable = await ok<FrameworkDetail>(
+      call('PATCH', `/governance/framework/${framework.id}/control/${second.id}`, editor, {
+        alertable: true,
+        triggerId,
+      }),
+    );
+    expect(alertable.controls[1]).toMatchObject({ mandatory: false, alertable: true });
+    await ok(
+      call('PATCH', `/governance/framework/${framework.id}/control/${second.id}`, editor, {
+        alertable: false,
+        triggerId: null,
+      }),
+    );
+  });
+
   it('keeps links, tickets and files as evidence', async () => {
     const control = framework.controls[0]!;
     const evidence = (body: object) => call('POST', `${base()}/control/${control.id}/evidence`, editor, body);

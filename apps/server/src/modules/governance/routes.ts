@@ -277,7 +277,9 @@ export const governanceRoutes =
           tags: TAGS,
           summary: 'Mark a control mandatory or alertable',
           description:
-            'A mandatory control cannot be answered N/A. An alertable control needs `triggerId` (400 ' +
+            'A mandatory control cannot be answered N/A: marking one mandatory while a period in progress answers ' +
+            'it N/A answers 400 GOVERNANCE_MANDATORY_ANSWERED_NOT_APPLICABLE naming the periods, and nothing is ' +
+            'stored. An alertable control needs `triggerId` (400 ' +
             'GOVERNANCE_ALERTABLE_NEEDS_TRIGGER), a trigger of the organisation (400 GOVERNANCE_INVALID_TRIGGER). ' +
             `404 GOVERNANCE_CONTROL_NOT_FOUND for a control of another framework. ${FRAMEWORK_404}`,
           params: frameworkParams.extend({ controlId: z.uuid() }),

@@ -47,6 +47,7 @@ import {
   listPeriodRows,
   listSections,
   lockFramework,
+  periodsAnsweringNotApplicable,
   updateControl as updateControlRow,
   updateFramework,
   updatePeriod,
@@ -295,7 +296,10 @@ export async function setTarget(
   return getFramework(db, orgId, frameworkId);
 }
 
-/** Marks a control mandatory or alertable; an alertable control names a trigger of the organisation. */
+/**
+ * Marks a control mandatory or alertable; an alertable control names a trigger of the organisation. A
+ * control answered N/A in a period in progress cannot become mandatory until that answer changes.
+ */
 export async function updateControl(
   db: Db,
   actor: Actor,
@@ -330,6 +334,16 @@ export async function updateControl(
     }
   }
   await db.transaction(async (tx) => {
+    if (next.mandatory && !control.mandatory) {
+      const periods = await periodsAnsweringNotApplicable(tx, orgId, frameworkId, controlId);
+      if (periods.length > 0) {
+        throw validationFailed(
+          'GOVERNANCE_MANDATORY_ANSWERED_NOT_APPLICABLE',
+          `The control is answered N/A in ${periods.join(', ')}`,
+          { field: 'mandatory', params: { periods: periods.join(', ') } },
+        );
+      }
+    }
     await updateControlRow(tx, orgId, controlId, next);
     await audit(tx, actor, 'governance.control.updated', 'control', controlId, next);
   });
