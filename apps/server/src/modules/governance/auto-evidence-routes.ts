@@ -58,7 +58,8 @@ export function autoEvidenceRoutes(db: Db): FastifyPluginAsyncZod {
           description:
             '`kind` TRIGGER_ACTIVE: the trigger `triggerId` (active or paused, of the organisation, else 400 ' +
             'GOVERNANCE_AUTO_EVIDENCE_TRIGGER_NOT_FOUND) is active and ran without error within the last `window` ' +
-            'hours (1–720). INCIDENTS_WITHIN_SLA: of the incidents whose SLA date (else due date, else 30 days after ' +
+            'hours (1–720), following the trigger to its current version when its alert conditions are edited ' +
+            '(the runs of every version count) and failing once it is deleted. INCIDENTS_WITHIN_SLA: of the incidents whose SLA date (else due date, else 30 days after ' +
             'creation) fell in the last `window` days (1–365), at least `threshold` percent (1–100) were resolved, ' +
             'closed or invalid by it. ASSETS_INVENTORIED: of the active assets seen in the last `window` days, at ' +
             'least `threshold` percent have an owner. REVIEWS_DONE: no review schedule of a risk or risk control is ' +

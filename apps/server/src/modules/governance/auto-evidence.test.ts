@@ -163,6 +163,47 @@ describe('TRIGGER_ACTIVE', () => {
     );
     expect(listed.map((item) => item.id)).toEqual([source.id]);
   });
+  it('follows the trigger to its new version after an edit of its alert conditions, and fails once deleted', async () => {
+    const frameworkPath = `/governance/framework/${period.frameworkId}`;
+    await ok(call('PATCH', `${frameworkPath}/control/${controlId}`, editor, { alertable: true, triggerId }));
+    const before = await ok<{ savedQueryId: string }>(call('GET', `/trigger/${triggerId}`, editor));
+    const edited = await ok<{ id: string; previousVersionId: string; version: number }>(
+      call('PUT', `/trigger/${triggerId}`, editor, {
+        name: 'Privileged logins',
+        type: 'THRESHOLD',
+        savedQueryId: before.savedQueryId,
+        intervalSeconds: 600,
+        minMatch: 10,
+        confirmArchive: true,
+      }),
+    );
+    expect(edited).toMatchObject({ previousVersionId: triggerId, version: 2 });
+
+    // The run of the archived version still counts: the trigger kept running across the edit.
+    const evaluated = await ok<AutoEvidenceSource>(
+      call('POST', `/governance/period/${period.id}/auto-evidence/${source.id}/evaluate`, editor),
+    );
+    expect(evaluated).toMatchObject({ triggerId: edited.id, triggerName: 'Privileged logins' });
+    expect(latest(evaluated)).toMatchObject({
+      state: 'PASSING',
+      reason: 'Privileged logins is active and ran once without error in the last 24 h.',
+      figures: { state: 'ACTIVE', runs: 1 },
+    });
+    const framework = await ok<FrameworkDetail>(call('GET', frameworkPath, viewer));
+    expect(framework.controls.find((control) => control.id === controlId)).toMatchObject({
+      alertable: true,
+      triggerId: edited.id,
+      triggerName: 'Privileged logins',
+    });
+
+    await ok(call('POST', `/trigger/${edited.id}/delete`, editor));
+    const deleted = await ok<AutoEvidenceSource>(
+      call('POST', `/governance/period/${period.id}/auto-evidence/${source.id}/evaluate`, editor),
+    );
+    expect(latest(deleted)).toMatchObject({ state: 'FAILING', reason: 'Privileged logins was deleted.' });
+    await ok(call('POST', `/trigger/${edited.id}/restore`, editor));
+    await ok(call('POST', `/trigger/${edited.id}/resume`, editor));
+  });
 });
 
 describe('INCIDENTS_WITHIN_SLA', () => {

@@ -17,7 +17,7 @@ import { ownedAssetShare } from '../assets/repo';
 import { findOrg } from '../orgs/repo';
 import { reviewSchedulesNotLate } from '../risk/reviews';
 import { ticketsDoneInTime } from '../tickets/summaries';
-import { findTriggerView, triggerNames } from '../triggers/repo';
+import { currentTriggerVersions } from '../triggers/service';
 import { triggerRunsSince } from '../triggers/summaries';
 import { policyReviewsNotLate } from './policies';
 import { audit, changePeriod, controlOfPeriod, periodView, type Actor } from './service';
@@ -65,9 +65,17 @@ const percent = (part: number, whole: number) => Math.floor((part * 100) / whole
 export async function measure(db: Db, source: SourceRow, now = new Date()): Promise<Measured> {
   const kind = source.kind as AutoEvidenceKind;
   if (kind === 'TRIGGER_ACTIVE') {
-    const view = source.triggerId ? await findTriggerView(db, source.orgId, source.triggerId) : undefined;
-    if (!view) return { state: 'UNKNOWN', reason: 'The trigger no longer exists.', figures: {} };
-    const runs = await triggerRunsSince(db, view.row.id, new Date(now.getTime() - source.window * HOUR_MS));
+    // The trigger's current version, its runs counted with those of the versions before it in the window.
+    const version = source.triggerId
+      ? (await currentTriggerVersions(db, source.orgId, [source.triggerId])).get(source.triggerId)
+      : undefined;
+    if (!version) return { state: 'FAILING', reason: 'The trigger no longer exists.', figures: {} };
+    const { view } = version;
+    const runs = await triggerRunsSince(
+      db,
+      version.versionIds,
+      new Date(now.getTime() - source.window * HOUR_MS),
+    );
     const figures = {
       trigger: view.row.name,
       state: view.row.state,
@@ -76,6 +84,8 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
       alertsRaised: runs.alertsRaised,
       lastRunAt: runs.lastRunAt?.toISOString() ?? null,
     };
+    if (view.row.state === 'DELETED')
+      return { state: 'FAILING', reason: `${view.row.name} was deleted.`, figures };
     if (view.row.state !== 'ACTIVE')
       return { state: 'FAILING', reason: `${view.row.name} is ${view.row.state}, not active.`, figures };
     if (runs.runs === 0)
@@ -157,7 +167,7 @@ async function sourcesJson(db: Db, rows: SourceRow[]): Promise<AutoEvidenceSourc
       ),
     )
     .orderBy(desc(governanceEvidenceEvaluations.evaluatedOn));
-  const names = await triggerNames(
+  const triggers = await currentTriggerVersions(
     db,
     rows[0]!.orgId,
     rows.map((row) => row.triggerId),
@@ -166,8 +176,8 @@ async function sourcesJson(db: Db, rows: SourceRow[]): Promise<AutoEvidenceSourc
     id: row.id,
     controlId: row.controlId,
     kind: row.kind as AutoEvidenceKind,
-    triggerId: row.triggerId,
-    triggerName: row.triggerId ? (names.get(row.triggerId) ?? null) : null,
+    triggerId: (row.triggerId && triggers.get(row.triggerId)?.view.row.id) ?? row.triggerId,
+    triggerName: (row.triggerId && triggers.get(row.triggerId)?.view.row.name) ?? null,
     window: row.window,
     threshold: row.threshold,
     history: evaluations
@@ -245,7 +255,9 @@ export async function addAutoEvidence(
     if (measuresShare) assertInRange('threshold', input.threshold, AUTO_EVIDENCE_LIMITS.threshold);
     let triggerId: string | null = null;
     if (hours) {
-      const view = input.triggerId ? await findTriggerView(tx, orgId, input.triggerId) : undefined;
+      const view = input.triggerId
+        ? (await currentTriggerVersions(tx, orgId, [input.triggerId])).get(input.triggerId)?.view
+        : undefined;
       if (!view || !['ACTIVE', 'PAUSED'].includes(view.row.state)) {
         throw validationFailed('GOVERNANCE_AUTO_EVIDENCE_TRIGGER_NOT_FOUND', 'No such trigger', {
           field: 'triggerId',

@@ -25,7 +25,7 @@ import { AppError, conflict, validationFailed } from '../../platform/errors';
 import type { SpooledFile } from '../../platform/uploads';
 import { checkedContentType, safeFileName } from '../tickets/file-types';
 import { mayHoldTickets, ticketView } from '../tickets/service';
-import { triggerView } from '../triggers/service';
+import { currentTriggerVersions, triggerView } from '../triggers/service';
 import { crosswalkSources, crosswalkSuggestions } from './crosswalk';
 import { frameworkLibrary, libraryEntry } from './library';
 import {
@@ -210,6 +210,12 @@ export async function getFramework(db: Db, orgId: string, id: string): Promise<F
     listControls(db, orgId, id),
     listPeriodRows(db, orgId, id),
   ]);
+  // An alertable control follows its trigger across versions (an edit of its alert conditions).
+  const triggers = await currentTriggerVersions(
+    db,
+    orgId,
+    controls.map((control) => control.triggerId),
+  );
   return {
     ...summaryOf(row, { sectionCount: sections.length, controlCount: controls.length }, periods),
     riskProfile: row.riskProfile ?? null,
@@ -221,18 +227,21 @@ export async function getFramework(db: Db, orgId: string, id: string): Promise<F
       description: section.description,
       targetTier: section.targetTier,
     })),
-    controls: controls.map(({ row: control, triggerName }) => ({
-      id: control.id,
-      sectionId: control.sectionId,
-      ref: control.ref,
-      title: control.title,
-      statement: control.statement,
-      examples: control.examples,
-      mandatory: control.mandatory,
-      alertable: control.alertable,
-      triggerId: control.triggerId,
-      triggerName,
-    })),
+    controls: controls.map((control) => {
+      const trigger = control.triggerId ? triggers.get(control.triggerId)?.view.row : undefined;
+      return {
+        id: control.id,
+        sectionId: control.sectionId,
+        ref: control.ref,
+        title: control.title,
+        statement: control.statement,
+        examples: control.examples,
+        mandatory: control.mandatory,
+        alertable: control.alertable,
+        triggerId: trigger?.id ?? control.triggerId,
+        triggerName: trigger?.name ?? null,
+      };
+    }),
   };
 }
 
@@ -807,7 +816,7 @@ export async function comparePeriods(
   return {
     from,
     to,
-    rows: controls.map(({ row }) => ({
+    rows: controls.map((row) => ({
       controlId: row.id,
       ref: row.ref,
       title: row.title,
@@ -846,7 +855,7 @@ export async function carryOverAnswers(
       listAnswers(tx, orgId, source.id),
       listControls(tx, orgId, target.id),
     ]);
-    const refOf = new Map(sourceControls.map(({ row }) => [row.id, row.ref]));
+    const refOf = new Map(sourceControls.map((row) => [row.id, row.ref]));
     const suggestions = crosswalkSuggestions(
       from.libraryKey!,
       sourceAnswers.flatMap((answer) =>
@@ -857,7 +866,7 @@ export async function carryOverAnswers(
     );
     let suggested = 0;
     let alreadyAnswered = 0;
-    for (const { row } of targetControls) {
+    for (const row of targetControls) {
       const suggestion = suggestions.get(row.ref);
       if (!suggestion) continue;
       const stored = await suggestAnswer(tx, {
