@@ -165,13 +165,14 @@ export const periodRiskProfileInputSchema = z.object({
   levels: z.record(z.string().max(100), z.string().max(100)),
 });
 
-export const EVIDENCE_KINDS = ['file', 'link', 'ticket'] as const;
+/** A report: a completed report of the reports area, its PDF copied into the evidence. */
+export const EVIDENCE_KINDS = ['file', 'link', 'ticket', 'report'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 export const evidenceSchema = z.object({
   id: z.string(),
   kind: z.enum(EVIDENCE_KINDS),
-  /** The file's name, the link's label or the ticket's title. */
+  /** The file's name, the link's label, the ticket's title or the report's name and range. */
   name: z.string(),
   url: z.string().nullable(),
   ticket: z.object({ id: z.string(), kind: z.string(), slug: z.string() }).nullable(),
@@ -182,7 +183,7 @@ export const evidenceSchema = z.object({
 });
 export type Evidence = z.infer<typeof evidenceSchema>;
 
-/** POST /evaluation-period/:id/control/:controlId/evidence: a link or a ticket (files are uploaded). */
+/** POST /evaluation-period/:id/control/:controlId/evidence: a link, a ticket or a report (files are uploaded). */
 export const evidenceInputSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('link'),
@@ -190,6 +191,7 @@ export const evidenceInputSchema = z.discriminatedUnion('kind', [
     url: z.url({ protocol: /^https?$/ }).max(EVIDENCE_URL_MAX_LENGTH),
   }),
   z.object({ kind: z.literal('ticket'), slug: z.string().trim().min(1).max(64) }),
+  z.object({ kind: z.literal('report'), reportId: z.uuid() }),
 ]);
 export type EvidenceInput = z.infer<typeof evidenceInputSchema>;
 

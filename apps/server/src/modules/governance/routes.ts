@@ -452,10 +452,14 @@ export const governanceRoutes =
         config: EDIT,
         schema: {
           tags: TAGS,
-          summary: 'Add a link or a ticket as evidence',
+          summary: 'Add a link, a ticket or a report as evidence',
           description:
-            '`kind` link (a name and an http(s) `url`) or ticket (`slug` of an incident or task of the ' +
-            `organisation, 400 GOVERNANCE_EVIDENCE_TICKET_NOT_FOUND). ${IN_PROGRESS}`,
+            '`kind` link (a name and an http(s) `url`), ticket (`slug` of an incident or task of the ' +
+            'organisation, 400 GOVERNANCE_EVIDENCE_TICKET_NOT_FOUND) or report (`reportId` of a report of the ' +
+            "organisation's reports area, read with REPORT_VIEW, else 403 PERMISSION_DENIED; another " +
+            "organisation's or an unknown one: 400 GOVERNANCE_EVIDENCE_REPORT_NOT_FOUND; not completed: 400 " +
+            'GOVERNANCE_EVIDENCE_REPORT_NOT_COMPLETED). A report is kept as a copy of its PDF, named with its ' +
+            `range, and downloads as an evidence file. ${IN_PROGRESS}`,
           params: controlParams,
           body: evidenceInputSchema,
           response: { 201: controlAnswerSchema },
@@ -496,9 +500,10 @@ export const governanceRoutes =
         config: VIEW,
         schema: {
           tags: TAGS,
-          summary: 'Download an evidence file',
+          summary: 'Download an evidence file or report',
           description:
-            'The bytes as uploaded, with the content type checked at upload, `Content-Disposition: attachment` and ' +
+            "A file's bytes as uploaded (a report's PDF as attached), with the content type checked at upload, " +
+            '`Content-Disposition: attachment` and ' +
             `\`X-Content-Type-Options: nosniff\`. 404 GOVERNANCE_EVIDENCE_NOT_FOUND otherwise. ${PERIOD_404}`,
           params: evidenceParams,
         },

@@ -21,8 +21,9 @@ import {
 import type { Db } from '../../db/client';
 import type { AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
-import { AppError, conflict, validationFailed } from '../../platform/errors';
+import { accessDenied, AppError, conflict, validationFailed } from '../../platform/errors';
 import type { SpooledFile } from '../../platform/uploads';
+import { getReport, reportPdf } from '../reports/service';
 import { checkedContentType, safeFileName } from '../tickets/file-types';
 import { mayHoldTickets, ticketView } from '../tickets/service';
 import { currentTriggerVersions, triggerView } from '../triggers/service';
@@ -679,7 +680,31 @@ async function ticketBySlug(db: Db, orgId: string, slug: string) {
   });
 }
 
-/** Adds a link or a ticket as evidence of a control in a period in progress. */
+/**
+ * A completed report of the organisation, read with REPORT_VIEW, named with its range: its PDF is
+ * copied into the evidence, so that the evidence stays as it was whatever becomes of the report.
+ */
+async function completedReport(db: Db, access: AccessContext, reportId: string) {
+  if (!access.permissions.has('REPORT_VIEW')) {
+    throw accessDenied('PERMISSION_DENIED', 'Attaching a report needs the REPORT_VIEW permission');
+  }
+  const report = await getReport(db, access.org.id, reportId).catch((error: unknown) => {
+    if (error instanceof AppError && error.key === 'REPORT_NOT_FOUND') {
+      throw validationFailed('GOVERNANCE_EVIDENCE_REPORT_NOT_FOUND', 'No such report', { field: 'reportId' });
+    }
+    throw error;
+  });
+  if (report.state !== 'COMPLETED') {
+    throw validationFailed('GOVERNANCE_EVIDENCE_REPORT_NOT_COMPLETED', `${report.name} is not completed`, {
+      field: 'reportId',
+      params: { name: report.name },
+    });
+  }
+  const { content } = await reportPdf(db, access.org.id, reportId);
+  return { name: `${report.name} (${report.begin.slice(0, 10)} to ${report.end.slice(0, 10)})`, content };
+}
+
+/** Adds a link, a ticket or a report as evidence of a control in a period in progress. */
 export async function addEvidence(
   db: Db,
   actor: Actor,
@@ -693,6 +718,16 @@ export async function addEvidence(
     const base = { orgId, periodId, controlId, createdBy: actor.access.user.id };
     if (input.kind === 'link') {
       await insertEvidence(tx, { ...base, kind: 'link', name: input.name, url: input.url });
+    } else if (input.kind === 'report') {
+      const report = await completedReport(tx, actor.access, input.reportId);
+      await insertEvidence(tx, {
+        ...base,
+        kind: 'report',
+        name: report.name,
+        contentType: 'application/pdf',
+        size: report.content.length,
+        content: report.content,
+      });
     } else {
       const ticket = await ticketBySlug(tx, orgId, input.slug);
       await insertEvidence(tx, { ...base, kind: 'ticket', name: ticket.title, ticketId: ticket.id });
@@ -783,9 +818,9 @@ export async function removeEvidence(db: Db, actor: Actor, periodId: string, evi
 
 export async function evidenceFile(db: Db, orgId: string, periodId: string, evidenceId: string) {
   const evidence = await findEvidence(db, orgId, periodId, evidenceId);
-  if (!evidence || evidence.kind !== 'file' || !evidence.content) throw evidenceNotFound();
+  if (!evidence || !['file', 'report'].includes(evidence.kind) || !evidence.content) throw evidenceNotFound();
   return {
-    name: evidence.name,
+    name: evidence.kind === 'report' ? `${evidence.name}.pdf` : evidence.name,
     contentType: evidence.contentType ?? 'application/octet-stream',
     content: evidence.content,
   };

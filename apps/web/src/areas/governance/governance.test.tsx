@@ -6,6 +6,7 @@ import type {
   FrameworkDetail,
   FrameworkSummary,
   LibraryFramework,
+  Report,
 } from '@vigil/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
@@ -400,6 +401,97 @@ describe('framework page', () => {
     expect(
       await within(dialog).findByText('The start of an evaluation period must be before its end.'),
     ).toBeInTheDocument();
+  });
+});
+
+describe('report evidence', () => {
+  const report = (id: string, state: Report['state'], name: string): Report => ({
+    id,
+    templateId: 'tpl1',
+    scheduleId: null,
+    name,
+    range: '7D',
+    begin: '2026-02-01T00:00:00.000Z',
+    end: '2026-02-08T00:00:00.000Z',
+    state,
+    errorKey: null,
+    size: state === 'COMPLETED' ? 2048 : null,
+    requestedByName: 'Test User',
+    requestedOn: '2026-02-08T00:00:00.000Z',
+    completedOn: state === 'COMPLETED' ? '2026-02-08T00:01:00.000Z' : null,
+  });
+
+  it('attaches a completed report of the reports area and downloads its PDF', async () => {
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:report'), revokeObjectURL: vi.fn() }),
+    );
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    let answers: ControlAnswer[] = [];
+    const attached = answer({
+      evidence: [
+        {
+          id: 'e1',
+          kind: 'report',
+          name: 'Weekly logins (2026-02-01 to 2026-02-08)',
+          url: null,
+          ticket: null,
+          contentType: 'application/pdf',
+          size: 2048,
+          createdByName: 'Test User',
+          createdOn: '2026-02-09T00:00:00.000Z',
+        },
+      ],
+    });
+    const fetchMock = stubApi({
+      ...withAccess([...EDIT, 'REPORT_VIEW']),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/answers`]: () => ({ body: answers }),
+      [`GET ${gov}/period/p1/auto-evidence`]: { body: [] },
+      [`GET ${base}/reports`]: {
+        body: {
+          items: [report('r1', 'COMPLETED', 'Weekly logins'), report('r2', 'BUILDING', 'Still building')],
+          total: 2,
+        },
+      },
+      [`POST ${gov}/period/p1/control/c1/evidence`]: () => {
+        answers = [attached];
+        return { status: 201, body: attached };
+      },
+      [`GET ${gov}/period/p1/evidence/e1`]: { body: {} },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open GV.OC-01' }));
+    const drawer = await screen.findByRole('dialog');
+    await user.click(await within(drawer).findByRole('combobox', { name: 'Completed report' }));
+    expect(screen.queryByRole('option', { name: /Still building/ })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('option', { name: 'Weekly logins (2026-02-01 to 2026-02-08)' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Attach report' }));
+    await waitFor(() => {
+      const post = fetchMock.mock.calls.find(
+        ([url, init]) => String(url).endsWith('/control/c1/evidence') && init?.method === 'POST',
+      );
+      expect(requestBody(post?.[1])).toEqual({ kind: 'report', reportId: 'r1' });
+    });
+    await user.click(
+      await within(drawer).findByRole('button', { name: 'Weekly logins (2026-02-01 to 2026-02-08)' }),
+    );
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/period/p1/evidence/e1'))).toBe(true);
+    click.mockRestore();
+  });
+
+  it('offers no report without the report permission', async () => {
+    stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/auto-evidence`]: { body: [] },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open GV.OC-01' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByRole('button', { name: 'Add link' })).toBeInTheDocument();
+    expect(within(drawer).queryByRole('button', { name: 'Attach report' })).not.toBeInTheDocument();
   });
 });
 
