@@ -456,6 +456,49 @@ describe('rules', () => {
     );
   });
 
+  it('lists the latest 10 evaluations with the total, and pages through all of them', async () => {
+    const source = await ok<AutoEvidenceSource>(
+      addSource({ kind: 'REVIEWS_DONE', window: 30 }, otherControlId),
+      201,
+    );
+    expect(source.historyTotal).toBe(1);
+    const evaluate = () =>
+      ok<AutoEvidenceSource>(
+        call('POST', `/governance/period/${period.id}/auto-evidence/${source.id}/evaluate`, editor),
+      );
+    const times = [source.history[0]!.evaluatedOn];
+    for (let i = 0; i < 11; i += 1) times.unshift(latest(await evaluate()).evaluatedOn);
+    const listed = await ok<AutoEvidenceSource[]>(
+      call('GET', `/governance/period/${period.id}/auto-evidence?controlId=${otherControlId}`, viewer),
+    );
+    const shown = listed.find((item) => item.id === source.id)!;
+    expect(shown.historyTotal).toBe(12);
+    expect(shown.history.map((item) => item.evaluatedOn)).toEqual(times.slice(0, 10));
+
+    const history = (query: string, user = viewer, org = orgId) =>
+      call(
+        'GET',
+        `/governance/period/${period.id}/auto-evidence/${source.id}/history?${query}`,
+        user,
+        undefined,
+        org,
+      );
+    const third = await ok<{ items: { evaluatedOn: string }[]; total: number }>(
+      history('pageSize=5&pageNumber=3'),
+    );
+    expect(third.total).toBe(12);
+    expect(third.items.map((item) => item.evaluatedOn)).toEqual(times.slice(10));
+    const first = await ok<{ items: { evaluatedOn: string }[] }>(history('pageSize=5'));
+    expect(first.items.map((item) => item.evaluatedOn)).toEqual(times.slice(0, 5));
+    expect((await history('pageSize=0')).statusCode).toBe(400);
+    expectError(
+      await call('GET', `/governance/period/${period.id}/auto-evidence/${period.id}/history`, viewer),
+      404,
+      'GOVERNANCE_AUTO_EVIDENCE_NOT_FOUND',
+    );
+    expect((await history('pageSize=5', stranger, otherOrgId)).statusCode).toBe(404);
+  });
+
   it('refuses changes once the period is finalized, and the daily job leaves it alone', async () => {
     const [source] = await ok<AutoEvidenceSource[]>(
       call('GET', `/governance/period/${period.id}/auto-evidence`, viewer),

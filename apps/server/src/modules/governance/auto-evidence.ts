@@ -4,12 +4,13 @@ import {
   AUTO_EVIDENCE_SOURCES_LIMIT,
   DEFAULT_ORG_SETTINGS,
   todayIn,
+  type AutoEvidenceHistory,
   type AutoEvidenceInput,
   type AutoEvidenceKind,
   type AutoEvidenceSource,
   type AutoEvidenceState,
 } from '@vigil/contracts';
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { AppError, validationFailed } from '../../platform/errors';
 import type { JobRunner } from '../../platform/jobs';
@@ -155,23 +156,47 @@ export async function evaluateSource(db: Db, source: SourceRow, now = new Date()
   await db.insert(governanceEvidenceEvaluations).values({ sourceId: source.id, ...result });
 }
 
+const evaluationJson = (evaluation: typeof governanceEvidenceEvaluations.$inferSelect) => ({
+  state: evaluation.state as AutoEvidenceState,
+  reason: evaluation.reason,
+  figures: evaluation.figures,
+  evaluatedOn: evaluation.evaluatedOn.toISOString(),
+});
+
+const newestFirst = [desc(governanceEvidenceEvaluations.evaluatedOn), desc(governanceEvidenceEvaluations.id)];
+
 async function sourcesJson(db: Db, rows: SourceRow[]): Promise<AutoEvidenceSource[]> {
   if (rows.length === 0) return [];
-  const evaluations = await db
-    .select()
-    .from(governanceEvidenceEvaluations)
-    .where(
-      inArray(
-        governanceEvidenceEvaluations.sourceId,
-        rows.map((row) => row.id),
+  const ids = rows.map((row) => row.id);
+  // Only the latest evaluations of each source are read; older ones are paged (`autoEvidenceHistory`).
+  const ranked = db
+    .select({
+      ...getTableColumns(governanceEvidenceEvaluations),
+      rank: sql<number>`row_number() over (partition by ${governanceEvidenceEvaluations.sourceId} order by ${governanceEvidenceEvaluations.evaluatedOn} desc, ${governanceEvidenceEvaluations.id} desc)`.as(
+        'rank',
       ),
-    )
-    .orderBy(desc(governanceEvidenceEvaluations.evaluatedOn));
-  const triggers = await currentTriggerVersions(
-    db,
-    rows[0]!.orgId,
-    rows.map((row) => row.triggerId),
-  );
+    })
+    .from(governanceEvidenceEvaluations)
+    .where(inArray(governanceEvidenceEvaluations.sourceId, ids))
+    .as('ranked');
+  const [evaluations, totals, triggers] = await Promise.all([
+    db
+      .select()
+      .from(ranked)
+      .where(lte(ranked.rank, AUTO_EVIDENCE_HISTORY_LENGTH))
+      .orderBy(asc(ranked.sourceId), asc(ranked.rank)),
+    db
+      .select({ sourceId: governanceEvidenceEvaluations.sourceId, total: count() })
+      .from(governanceEvidenceEvaluations)
+      .where(inArray(governanceEvidenceEvaluations.sourceId, ids))
+      .groupBy(governanceEvidenceEvaluations.sourceId),
+    currentTriggerVersions(
+      db,
+      rows[0]!.orgId,
+      rows.map((row) => row.triggerId),
+    ),
+  ]);
+  const totalOf = new Map(totals.map((row) => [row.sourceId, row.total]));
   return rows.map((row) => ({
     id: row.id,
     controlId: row.controlId,
@@ -180,15 +205,8 @@ async function sourcesJson(db: Db, rows: SourceRow[]): Promise<AutoEvidenceSourc
     triggerName: (row.triggerId && triggers.get(row.triggerId)?.view.row.name) ?? null,
     window: row.window,
     threshold: row.threshold,
-    history: evaluations
-      .filter((evaluation) => evaluation.sourceId === row.id)
-      .slice(0, AUTO_EVIDENCE_HISTORY_LENGTH)
-      .map((evaluation) => ({
-        state: evaluation.state as AutoEvidenceState,
-        reason: evaluation.reason,
-        figures: evaluation.figures,
-        evaluatedOn: evaluation.evaluatedOn.toISOString(),
-      })),
+    history: evaluations.filter((evaluation) => evaluation.sourceId === row.id).map(evaluationJson),
+    historyTotal: totalOf.get(row.id) ?? 0,
   }));
 }
 
@@ -223,6 +241,30 @@ export function describeSource(source: AutoEvidenceSource): string {
 export async function listAutoEvidence(db: Db, orgId: string, periodId: string, controlId?: string) {
   await periodView(db, orgId, periodId);
   return sourcesJson(db, await sourcesOf(db, orgId, periodId, controlId));
+}
+
+/** One page of a source's evaluations, newest first, with how many it holds in all. */
+export async function autoEvidenceHistory(
+  db: Db,
+  orgId: string,
+  periodId: string,
+  sourceId: string,
+  page: { pageSize: number; pageNumber: number },
+): Promise<AutoEvidenceHistory> {
+  await periodView(db, orgId, periodId);
+  const source = await sourceOfPeriod(db, orgId, periodId, sourceId);
+  const ofSource = eq(governanceEvidenceEvaluations.sourceId, source.id);
+  const [items, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(governanceEvidenceEvaluations)
+      .where(ofSource)
+      .orderBy(...newestFirst)
+      .limit(page.pageSize)
+      .offset((page.pageNumber - 1) * page.pageSize),
+    db.select({ total: count() }).from(governanceEvidenceEvaluations).where(ofSource),
+  ]);
+  return { items: items.map(evaluationJson), total: counted?.total ?? 0 };
 }
 
 export async function insertSource(db: Db, values: typeof governanceEvidenceSources.$inferInsert) {

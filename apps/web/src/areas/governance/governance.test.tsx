@@ -512,7 +512,49 @@ describe('automatic evidence', () => {
         evaluatedOn: '2026-03-01T10:00:00.000Z',
       },
     ],
+    historyTotal: 1,
     ...overrides,
+  });
+
+  it('pages through the evaluations older than the latest ones', async () => {
+    const evaluation = (day: number) => ({
+      state: 'PASSING' as const,
+      reason: `Run of day ${day}.`,
+      figures: {},
+      evaluatedOn: `2026-03-${String(day).padStart(2, '0')}T10:00:00.000Z`,
+    });
+    const days = Array.from({ length: 12 }, (_, index) => 12 - index);
+    const fetchMock = stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/auto-evidence`]: {
+        body: [source({ history: days.slice(0, 10).map(evaluation), historyTotal: 12 })],
+      },
+      [`GET ${gov}/period/p1/auto-evidence/a1/history`]: ({ url }) => {
+        const page = Number(new URL(url, 'http://localhost').searchParams.get('pageNumber'));
+        return { body: { items: days.slice((page - 1) * 10, page * 10).map(evaluation), total: 12 } };
+      },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open GV.OC-01' }));
+    const drawer = await screen.findByRole('dialog');
+    const earlier = await within(drawer).findByRole('list', { name: 'Earlier evaluations' });
+    expect(within(earlier).getAllByRole('listitem')).toHaveLength(9);
+    expect(within(drawer).queryByText(/Run of day 1\./)).not.toBeInTheDocument();
+
+    await user.click(within(drawer).getByRole('button', { name: 'All 12 evaluations' }));
+    const all = await within(drawer).findByRole('list', { name: 'All evaluations' });
+    expect(within(all).getAllByRole('listitem')).toHaveLength(10);
+    await user.click(within(drawer).getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(within(drawer).getByText(/Run of day 1\./)).toBeInTheDocument());
+    expect(within(drawer).getByText(/Run of day 2\./)).toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(([url]) =>
+        String(url).includes('/auto-evidence/a1/history?pageSize=10&pageNumber=2'),
+      ),
+    ).toBe(true);
+    await user.click(within(drawer).getByRole('button', { name: 'Latest evaluations only' }));
+    expect(await within(drawer).findByRole('list', { name: 'Earlier evaluations' })).toBeInTheDocument();
   });
 
   it('adds a source, evaluates it now and removes it after confirming', async () => {
