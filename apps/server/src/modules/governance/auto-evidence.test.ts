@@ -310,7 +310,7 @@ describe('REVIEWS_DONE', () => {
     const done = await ok<AutoEvidenceSource>(
       call('POST', `/governance/period/${period.id}/auto-evidence/${source.id}/evaluate`, editor),
     );
-    expect(latest(done)).toMatchObject({ state: 'PASSING', reason: 'None of 1 reviews is late.' });
+    expect(latest(done)).toMatchObject({ state: 'PASSING', reason: 'The one review is not late.' });
 
     // The daily job evaluates on a later day, when the review has become late.
     const later = new Date(Date.now() + 5 * 86_400_000);
@@ -319,7 +319,7 @@ describe('REVIEWS_DONE', () => {
     const [listed] = (
       await ok<AutoEvidenceSource[]>(call('GET', `/governance/period/${period.id}/auto-evidence`, viewer))
     ).filter((item) => item.id === source.id);
-    expect(latest(listed!)).toMatchObject({ state: 'FAILING', reason: '1 of 1 reviews are late.' });
+    expect(latest(listed!)).toMatchObject({ state: 'FAILING', reason: '1 of 1 review is late.' });
   });
 });
 
@@ -357,7 +357,7 @@ describe('REVIEWS_DONE with policies', () => {
     });
     expect(await evaluated(new Date(now.getTime() + 5 * 86_400_000))).toMatchObject({
       state: 'FAILING',
-      reason: '1 of 2 reviews are late.',
+      reason: '1 of 2 reviews is late.',
     });
     // Forty days on, the policy's review is overdue as well.
     expect(await evaluated(new Date(now.getTime() + 40 * 86_400_000))).toMatchObject({
@@ -410,7 +410,7 @@ describe('REVIEWS_DONE with policies', () => {
     );
     expect(latest(await add())).toMatchObject({
       state: 'PASSING',
-      reason: 'None of 1 reviews is late.',
+      reason: 'The one review is not late.',
       figures: { schedules: 0, policies: 1, late: 0 },
     });
     // Finalized, the period leaves the daily job (see the rules below).

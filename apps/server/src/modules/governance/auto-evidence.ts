@@ -22,6 +22,7 @@ import { currentTriggerVersions } from '../triggers/service';
 import { triggerRunsSince } from '../triggers/summaries';
 import { policyReviewsNotLate } from './policies';
 import { audit, changePeriod, controlOfPeriod, periodView, type Actor } from './service';
+import { counted, days } from './wording';
 import { governanceEvidenceEvaluations, governanceEvidenceSources, governancePeriods } from './tables';
 
 type SourceRow = typeof governanceEvidenceSources.$inferSelect;
@@ -98,7 +99,7 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
     if (runs.failed > 0)
       return {
         state: 'FAILING',
-        reason: `${runs.failed} of ${runs.runs} runs of ${view.row.name} failed in the last ${source.window} h: ${runs.lastError}`,
+        reason: `${runs.failed} of ${counted(runs.runs, 'run', 'runs')} of ${view.row.name} failed in the last ${source.window} h: ${runs.lastError}`,
         figures,
       };
     return {
@@ -120,8 +121,12 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
     const late = total - risk.onTime - policies.onTime;
     const figures = { schedules: risk.total, policies: policies.total, late };
     if (total === 0) return { state: 'UNKNOWN', reason: 'No review schedule is set.', figures };
-    if (late > 0) return { state: 'FAILING', reason: `${late} of ${total} reviews are late.`, figures };
-    return { state: 'PASSING', reason: `None of ${total} reviews is late.`, figures };
+    if (late > 0) {
+      const reason = `${late} of ${counted(total, 'review', 'reviews')} ${late === 1 ? 'is' : 'are'} late.`;
+      return { state: 'FAILING', reason, figures };
+    }
+    const reason = total === 1 ? 'The one review is not late.' : `None of ${total} reviews is late.`;
+    return { state: 'PASSING', reason, figures };
   }
   const since = new Date(now.getTime() - source.window * DAY_MS);
   const threshold = source.threshold ?? 100;
@@ -133,20 +138,22 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
           since,
           defaultDays: INCIDENT_DEFAULT_DAYS,
           doneStates: ['RESOLVED', 'CLOSED', 'INVALID'],
-        }).then((done) => [done.onTime, done.total, 'incidents due'] as const)
+        }).then((done) => [done.onTime, done.total, ['incident due', 'incidents due']] as const)
       : await ownedAssetShare(db, source.orgId, since).then(
-          (share) => [share.owned, share.seen, 'assets seen'] as const,
+          (share) => [share.owned, share.seen, ['asset seen', 'assets seen']] as const,
         );
   const label = kind === 'INCIDENTS_WITHIN_SLA' ? 'within their SLA' : 'with an owner';
   if (whole === 0)
     return {
       state: 'UNKNOWN',
-      reason: `No ${what} in the last ${source.window} days.`,
+      reason: `No ${what[1]} in the last ${days(source.window)}.`,
       figures: { total: 0, met: 0, percent: null, threshold },
     };
   const share = percent(part, whole);
   const figures = { total: whole, met: part, percent: share, threshold };
-  const text = `${part} of ${whole} ${what} in the last ${source.window} days ${label} (${share}%, threshold ${threshold}%).`;
+  const text =
+    `${part} of ${counted(whole, what[0], what[1])} in the last ${days(source.window)} ${label} ` +
+    `(${share}%, threshold ${threshold}%).`;
   return { state: share >= threshold ? 'PASSING' : 'FAILING', reason: text, figures };
 }
 
@@ -229,9 +236,9 @@ export function describeSource(source: AutoEvidenceSource): string {
     case 'TRIGGER_ACTIVE':
       return `${source.triggerName ?? 'A removed trigger'} active and running (last ${source.window} h)`;
     case 'INCIDENTS_WITHIN_SLA':
-      return `Incidents within SLA at least ${source.threshold}% (last ${source.window} days)`;
+      return `Incidents within SLA at least ${source.threshold}% (last ${days(source.window)})`;
     case 'ASSETS_INVENTORIED':
-      return `Assets with an owner at least ${source.threshold}% (seen in the last ${source.window} days)`;
+      return `Assets with an owner at least ${source.threshold}% (seen in the last ${days(source.window)})`;
     case 'REVIEWS_DONE':
       return 'No risk, control or policy review late';
   }

@@ -21,6 +21,7 @@ import { listTickets } from '../tickets/service';
 import { describeSource, listAutoEvidence } from './auto-evidence';
 import { listPolicies } from './policies';
 import { getFramework, getPeriod, listPeriodAnswers } from './service';
+import { counted } from './wording';
 
 const STATUS_LABELS = {
   IMPLEMENTED: 'Implemented',
@@ -28,9 +29,6 @@ const STATUS_LABELS = {
   NOT_IMPLEMENTED: 'Not implemented',
   NOT_APPLICABLE: 'N/A',
 } as const;
-
-/** `count` with its noun, singular for one: "1 policy", "2 policies". */
-const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** The organisation's incidents created from `since` on, newest first, read a page at a time. */
 async function incidentsSince(db: Db, access: AccessContext, since: string): Promise<Ticket[]> {
