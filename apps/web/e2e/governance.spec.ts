@@ -86,8 +86,11 @@ test('a compliance officer adopts CSF 2.0, answers a control with evidence and f
 
   // The evidence report of the finalized period, downloaded from the browser.
   await page.goto(`${baseUrl()}/governance/frameworks/${framework!.id}`);
-  const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Evidence report (PDF)' }).click();
+  const reportDialog = page.getByRole('dialog', { name: 'Evidence report: CSF first assessment' });
+  await reportDialog.getByRole('checkbox', { name: 'Incident statistics' }).uncheck();
+  const downloading = page.waitForEvent('download');
+  await reportDialog.getByRole('button', { name: 'Download PDF' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(
     'evidence-NIST Cybersecurity Framework 2.0-CSF first assessment.pdf',
@@ -98,6 +101,7 @@ test('a compliance officer adopts CSF 2.0, answers a control with evidence and f
   expect(text).toContain('1 of 106 controls answered');
   expect(text).toContain('Evidence items: 2');
   expect(text).toContain('Finalized on');
+  expect(text).not.toContain('Incident statistics');
 });
 
 test('a policy is written, approved after confirming and acknowledged', async ({ page }) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageParams } from './query-params';
 
 /** Automatic evidence (issue 12): Vigil's own data measured as living evidence of a control. */
 export const AUTO_EVIDENCE_KINDS = [
@@ -51,7 +52,17 @@ export const autoEvidenceSourceSchema = z.object({
   triggerName: z.string().nullable(),
   window: z.number(),
   threshold: z.number().nullable(),
-  /** The latest evaluation first; empty until evaluated. */
+  /** The latest evaluations (at most AUTO_EVIDENCE_HISTORY_LENGTH), newest first; empty until evaluated. */
   history: z.array(autoEvidenceEvaluationSchema),
+  /** How many evaluations the source holds in all: older ones are read a page at a time. */
+  historyTotal: z.number(),
 });
 export type AutoEvidenceSource = z.infer<typeof autoEvidenceSourceSchema>;
+
+/** GET /period/:id/auto-evidence/:sourceId/history: one page of a source's evaluations, newest first. */
+export const autoEvidenceHistoryQuerySchema = z.object(pageParams);
+export const autoEvidenceHistorySchema = z.object({
+  items: z.array(autoEvidenceEvaluationSchema),
+  total: z.number(),
+});
+export type AutoEvidenceHistory = z.infer<typeof autoEvidenceHistorySchema>;

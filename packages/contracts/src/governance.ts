@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryList } from './query-params';
 
 /** How a control stands in an evaluation period (spec 3: implemented, partially, not implemented, N/A). */
 export const CONTROL_ANSWER_STATUSES = [
@@ -164,13 +165,14 @@ export const periodRiskProfileInputSchema = z.object({
   levels: z.record(z.string().max(100), z.string().max(100)),
 });
 
-export const EVIDENCE_KINDS = ['file', 'link', 'ticket'] as const;
+/** A report: a completed report of the reports area, its PDF copied into the evidence. */
+export const EVIDENCE_KINDS = ['file', 'link', 'ticket', 'report'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 export const evidenceSchema = z.object({
   id: z.string(),
   kind: z.enum(EVIDENCE_KINDS),
-  /** The file's name, the link's label or the ticket's title. */
+  /** The file's name, the link's label, the ticket's title or the report's name and range. */
   name: z.string(),
   url: z.string().nullable(),
   ticket: z.object({ id: z.string(), kind: z.string(), slug: z.string() }).nullable(),
@@ -181,7 +183,7 @@ export const evidenceSchema = z.object({
 });
 export type Evidence = z.infer<typeof evidenceSchema>;
 
-/** POST /evaluation-period/:id/control/:controlId/evidence: a link or a ticket (files are uploaded). */
+/** POST /evaluation-period/:id/control/:controlId/evidence: a link, a ticket or a report (files are uploaded). */
 export const evidenceInputSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('link'),
@@ -189,6 +191,7 @@ export const evidenceInputSchema = z.discriminatedUnion('kind', [
     url: z.url({ protocol: /^https?$/ }).max(EVIDENCE_URL_MAX_LENGTH),
   }),
   z.object({ kind: z.literal('ticket'), slug: z.string().trim().min(1).max(64) }),
+  z.object({ kind: z.literal('report'), reportId: z.uuid() }),
 ]);
 export type EvidenceInput = z.infer<typeof evidenceInputSchema>;
 
@@ -242,3 +245,43 @@ export const carryOverResultSchema = z.object({
   alreadyAnswered: z.number(),
 });
 export type CarryOverResult = z.infer<typeof carryOverResultSchema>;
+
+/** The parts an evidence report can hold; a report holds at least one (spec 3 section 5). */
+export const EVIDENCE_REPORT_ELEMENTS = [
+  'FRAMEWORK_STATUS',
+  'AUTO_EVIDENCE',
+  'RISK_REGISTER',
+  'INCIDENT_STATISTICS',
+  'POLICY_REVIEWS',
+] as const;
+export type EvidenceReportElement = (typeof EVIDENCE_REPORT_ELEMENTS)[number];
+
+/** GET /period/:id/evidence-report: the elements to include, comma-separated or repeated. */
+export const evidenceReportQuerySchema = z.object({
+  elements: queryList
+    .pipe(z.array(z.enum(EVIDENCE_REPORT_ELEMENTS)).max(EVIDENCE_REPORT_ELEMENTS.length))
+    .default([]),
+});
+
+/**
+ * The elements a requester may include: the framework's status and automatic evidence with the
+ * framework, the risk register with RISK_VIEW and a risk module, incidents with INCIDENT_VIEW and
+ * policy reviews with either policy view permission.
+ */
+export function evidenceReportElementsFor(
+  permissions: ReadonlySet<string>,
+  holdsRiskModule: boolean,
+): EvidenceReportElement[] {
+  return EVIDENCE_REPORT_ELEMENTS.filter((element) => {
+    switch (element) {
+      case 'RISK_REGISTER':
+        return holdsRiskModule && permissions.has('RISK_VIEW');
+      case 'INCIDENT_STATISTICS':
+        return permissions.has('INCIDENT_VIEW');
+      case 'POLICY_REVIEWS':
+        return permissions.has('CUSTOM_POLICY_VIEW') || permissions.has('CAT_POLICY_VIEW');
+      default:
+        return true;
+    }
+  });
+}

@@ -45,7 +45,7 @@ async function adopt(db: Db, orgId: string, key: string, createdBy: string) {
     { libraryKey: key, source: 'library', createdBy },
     entry.template,
   );
-  return { id, controls: (await listControls(db, orgId, id)).map(({ row }) => row) };
+  return { id, controls: await listControls(db, orgId, id) };
 }
 
 /**

@@ -1,6 +1,8 @@
 import {
   AUTO_EVIDENCE_HISTORY_LENGTH,
   AUTO_EVIDENCE_SOURCES_LIMIT,
+  autoEvidenceHistoryQuerySchema,
+  autoEvidenceHistorySchema,
   autoEvidenceInputSchema,
   autoEvidenceSourceSchema,
 } from '@vigil/contracts';
@@ -9,7 +11,13 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { accessOf } from '../../platform/access';
 import { orgParamsSchema } from '../../platform/http';
-import { addAutoEvidence, evaluateAutoEvidence, listAutoEvidence, removeAutoEvidence } from './auto-evidence';
+import {
+  addAutoEvidence,
+  autoEvidenceHistory,
+  evaluateAutoEvidence,
+  listAutoEvidence,
+  removeAutoEvidence,
+} from './auto-evidence';
 
 const VIEW = { access: { permission: 'POLICY_FRAMEWORK_VIEW' as const } };
 const EDIT = { access: { permission: 'POLICY_FRAMEWORK_EDIT' as const } };
@@ -25,8 +33,8 @@ const IN_PROGRESS =
   `written. ${PERIOD_404}`;
 const EVALUATION =
   'Each evaluation is PASSING, FAILING or UNKNOWN (nothing to measure) with a reason and the figures measured; ' +
-  `the latest ${AUTO_EVIDENCE_HISTORY_LENGTH} are listed, newest first. Sources of periods in progress are ` +
-  'evaluated daily.';
+  `the latest ${AUTO_EVIDENCE_HISTORY_LENGTH} are listed, newest first, with \`historyTotal\` (all of them: ` +
+  'older ones are paged by `…/history`). Sources of periods in progress are evaluated daily.';
 
 /** Automatic evidence (issue 12): Vigil's own data measured as living evidence of a control. */
 export function autoEvidenceRoutes(db: Db): FastifyPluginAsyncZod {
@@ -48,6 +56,31 @@ export function autoEvidenceRoutes(db: Db): FastifyPluginAsyncZod {
         listAutoEvidence(db, accessOf(request).org.id, request.params.id, request.query.controlId),
     );
 
+    app.get(
+      '/api/org/:orgId/governance/period/:id/auto-evidence/:sourceId/history',
+      {
+        config: VIEW,
+        schema: {
+          tags: TAGS,
+          summary: "Page through a source's evaluations",
+          description:
+            'Every evaluation of the source, newest first, paged by `pageSize` and `pageNumber`, with the ' +
+            `total. Another period's source: 404 GOVERNANCE_AUTO_EVIDENCE_NOT_FOUND. ${PERIOD_404}`,
+          params: sourceParams,
+          querystring: autoEvidenceHistoryQuerySchema,
+          response: { 200: autoEvidenceHistorySchema },
+        },
+      },
+      async (request) =>
+        autoEvidenceHistory(
+          db,
+          accessOf(request).org.id,
+          request.params.id,
+          request.params.sourceId,
+          request.query,
+        ),
+    );
+
     app.post(
       '/api/org/:orgId/governance/period/:id/control/:controlId/auto-evidence',
       {
@@ -58,7 +91,8 @@ export function autoEvidenceRoutes(db: Db): FastifyPluginAsyncZod {
           description:
             '`kind` TRIGGER_ACTIVE: the trigger `triggerId` (active or paused, of the organisation, else 400 ' +
             'GOVERNANCE_AUTO_EVIDENCE_TRIGGER_NOT_FOUND) is active and ran without error within the last `window` ' +
-            'hours (1–720). INCIDENTS_WITHIN_SLA: of the incidents whose SLA date (else due date, else 30 days after ' +
+            'hours (1–720), following the trigger to its current version when its alert conditions are edited ' +
+            '(the runs of every version count) and failing once it is deleted. INCIDENTS_WITHIN_SLA: of the incidents whose SLA date (else due date, else 30 days after ' +
             'creation) fell in the last `window` days (1–365), at least `threshold` percent (1–100) were resolved, ' +
             'closed or invalid by it. ASSETS_INVENTORIED: of the active assets seen in the last `window` days, at ' +
             'least `threshold` percent have an owner. REVIEWS_DONE: no review schedule of a risk or risk control is ' +

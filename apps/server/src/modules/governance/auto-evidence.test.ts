@@ -163,6 +163,47 @@ describe('TRIGGER_ACTIVE', () => {
     );
     expect(listed.map((item) => item.id)).toEqual([source.id]);
   });
+  it('follows the trigger to its new version after an edit of its alert conditions, and fails once deleted', async () => {
+    const frameworkPath = `/governance/framework/${period.frameworkId}`;
+    await ok(call('PATCH', `${frameworkPath}/control/${controlId}`, editor, { alertable: true, triggerId }));
+    const before = await ok<{ savedQueryId: string }>(call('GET', `/trigger/${triggerId}`, editor));
+    const edited = await ok<{ id: string; previousVersionId: string; version: number }>(
+      call('PUT', `/trigger/${triggerId}`, editor, {
+        name: 'Privileged logins',
+        type: 'THRESHOLD',
+        savedQueryId: before.savedQueryId,
+        intervalSeconds: 600,
+        minMatch: 10,
+        confirmArchive: true,
+      }),
+    );
+    expect(edited).toMatchObject({ previousVersionId: triggerId, version: 2 });
+
+    // The run of the archived version still counts: the trigger kept running across the edit.
+    const evaluated = await ok<AutoEvidenceSource>(
+      call('POST', `/governance/period/${period.id}/auto-evidence/${source.id}/evaluate`, editor),
+    );
+    expect(evaluated).toMatchObject({ triggerId: edited.id, triggerName: 'Privileged logins' });
+    expect(latest(evaluated)).toMatchObject({
+      state: 'PASSING',
+      reason: 'Privileged logins is active and ran once without error in the last 24 h.',
+      figures: { state: 'ACTIVE', runs: 1 },
+    });
+    const framework = await ok<FrameworkDetail>(call('GET', frameworkPath, viewer));
+    expect(framework.controls.find((control) => control.id === controlId)).toMatchObject({
+      alertable: true,
+      triggerId: edited.id,
+      triggerName: 'Privileged logins',
+    });
+
+    await ok(call('POST', `/trigger/${edited.id}/delete`, editor));
+    const deleted = await ok<AutoEvidenceSource>(
+      call('POST', `/governance/period/${period.id}/auto-evidence/${source.id}/evaluate`, editor),
+    );
+    expect(latest(deleted)).toMatchObject({ state: 'FAILING', reason: 'Privileged logins was deleted.' });
+    await ok(call('POST', `/trigger/${edited.id}/restore`, editor));
+    await ok(call('POST', `/trigger/${edited.id}/resume`, editor));
+  });
 });
 
 describe('INCIDENTS_WITHIN_SLA', () => {
@@ -269,7 +310,7 @@ describe('REVIEWS_DONE', () => {
     const done = await ok<AutoEvidenceSource>(
       call('POST', `/governance/period/${period.id}/auto-evidence/${source.id}/evaluate`, editor),
     );
-    expect(latest(done)).toMatchObject({ state: 'PASSING', reason: 'None of 1 reviews is late.' });
+    expect(latest(done)).toMatchObject({ state: 'PASSING', reason: 'The one review is not late.' });
 
     // The daily job evaluates on a later day, when the review has become late.
     const later = new Date(Date.now() + 5 * 86_400_000);
@@ -278,7 +319,7 @@ describe('REVIEWS_DONE', () => {
     const [listed] = (
       await ok<AutoEvidenceSource[]>(call('GET', `/governance/period/${period.id}/auto-evidence`, viewer))
     ).filter((item) => item.id === source.id);
-    expect(latest(listed!)).toMatchObject({ state: 'FAILING', reason: '1 of 1 reviews are late.' });
+    expect(latest(listed!)).toMatchObject({ state: 'FAILING', reason: '1 of 1 review is late.' });
   });
 });
 
@@ -316,7 +357,7 @@ describe('REVIEWS_DONE with policies', () => {
     });
     expect(await evaluated(new Date(now.getTime() + 5 * 86_400_000))).toMatchObject({
       state: 'FAILING',
-      reason: '1 of 2 reviews are late.',
+      reason: '1 of 2 reviews is late.',
     });
     // Forty days on, the policy's review is overdue as well.
     expect(await evaluated(new Date(now.getTime() + 40 * 86_400_000))).toMatchObject({
@@ -369,7 +410,7 @@ describe('REVIEWS_DONE with policies', () => {
     );
     expect(latest(await add())).toMatchObject({
       state: 'PASSING',
-      reason: 'None of 1 reviews is late.',
+      reason: 'The one review is not late.',
       figures: { schedules: 0, policies: 1, late: 0 },
     });
     // Finalized, the period leaves the daily job (see the rules below).
@@ -413,6 +454,49 @@ describe('rules', () => {
       400,
       'GOVERNANCE_AUTO_EVIDENCE_TOO_MANY',
     );
+  });
+
+  it('lists the latest 10 evaluations with the total, and pages through all of them', async () => {
+    const source = await ok<AutoEvidenceSource>(
+      addSource({ kind: 'REVIEWS_DONE', window: 30 }, otherControlId),
+      201,
+    );
+    expect(source.historyTotal).toBe(1);
+    const evaluate = () =>
+      ok<AutoEvidenceSource>(
+        call('POST', `/governance/period/${period.id}/auto-evidence/${source.id}/evaluate`, editor),
+      );
+    const times = [source.history[0]!.evaluatedOn];
+    for (let i = 0; i < 11; i += 1) times.unshift(latest(await evaluate()).evaluatedOn);
+    const listed = await ok<AutoEvidenceSource[]>(
+      call('GET', `/governance/period/${period.id}/auto-evidence?controlId=${otherControlId}`, viewer),
+    );
+    const shown = listed.find((item) => item.id === source.id)!;
+    expect(shown.historyTotal).toBe(12);
+    expect(shown.history.map((item) => item.evaluatedOn)).toEqual(times.slice(0, 10));
+
+    const history = (query: string, user = viewer, org = orgId) =>
+      call(
+        'GET',
+        `/governance/period/${period.id}/auto-evidence/${source.id}/history?${query}`,
+        user,
+        undefined,
+        org,
+      );
+    const third = await ok<{ items: { evaluatedOn: string }[]; total: number }>(
+      history('pageSize=5&pageNumber=3'),
+    );
+    expect(third.total).toBe(12);
+    expect(third.items.map((item) => item.evaluatedOn)).toEqual(times.slice(10));
+    const first = await ok<{ items: { evaluatedOn: string }[] }>(history('pageSize=5'));
+    expect(first.items.map((item) => item.evaluatedOn)).toEqual(times.slice(0, 5));
+    expect((await history('pageSize=0')).statusCode).toBe(400);
+    expectError(
+      await call('GET', `/governance/period/${period.id}/auto-evidence/${period.id}/history`, viewer),
+      404,
+      'GOVERNANCE_AUTO_EVIDENCE_NOT_FOUND',
+    );
+    expect((await history('pageSize=5', stranger, otherOrgId)).statusCode).toBe(404);
   });
 
   it('refuses changes once the period is finalized, and the daily job leaves it alone', async () => {

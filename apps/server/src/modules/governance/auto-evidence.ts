@@ -4,12 +4,13 @@ import {
   AUTO_EVIDENCE_SOURCES_LIMIT,
   DEFAULT_ORG_SETTINGS,
   todayIn,
+  type AutoEvidenceHistory,
   type AutoEvidenceInput,
   type AutoEvidenceKind,
   type AutoEvidenceSource,
   type AutoEvidenceState,
 } from '@vigil/contracts';
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { AppError, validationFailed } from '../../platform/errors';
 import type { JobRunner } from '../../platform/jobs';
@@ -17,10 +18,11 @@ import { ownedAssetShare } from '../assets/repo';
 import { findOrg } from '../orgs/repo';
 import { reviewSchedulesNotLate } from '../risk/reviews';
 import { ticketsDoneInTime } from '../tickets/summaries';
-import { findTriggerView, triggerNames } from '../triggers/repo';
+import { currentTriggerVersions } from '../triggers/service';
 import { triggerRunsSince } from '../triggers/summaries';
 import { policyReviewsNotLate } from './policies';
 import { audit, changePeriod, controlOfPeriod, periodView, type Actor } from './service';
+import { counted, days } from './wording';
 import { governanceEvidenceEvaluations, governanceEvidenceSources, governancePeriods } from './tables';
 
 type SourceRow = typeof governanceEvidenceSources.$inferSelect;
@@ -65,9 +67,17 @@ const percent = (part: number, whole: number) => Math.floor((part * 100) / whole
 export async function measure(db: Db, source: SourceRow, now = new Date()): Promise<Measured> {
   const kind = source.kind as AutoEvidenceKind;
   if (kind === 'TRIGGER_ACTIVE') {
-    const view = source.triggerId ? await findTriggerView(db, source.orgId, source.triggerId) : undefined;
-    if (!view) return { state: 'UNKNOWN', reason: 'The trigger no longer exists.', figures: {} };
-    const runs = await triggerRunsSince(db, view.row.id, new Date(now.getTime() - source.window * HOUR_MS));
+    // The trigger's current version, its runs counted with those of the versions before it in the window.
+    const version = source.triggerId
+      ? (await currentTriggerVersions(db, source.orgId, [source.triggerId])).get(source.triggerId)
+      : undefined;
+    if (!version) return { state: 'FAILING', reason: 'The trigger no longer exists.', figures: {} };
+    const { view } = version;
+    const runs = await triggerRunsSince(
+      db,
+      version.versionIds,
+      new Date(now.getTime() - source.window * HOUR_MS),
+    );
     const figures = {
       trigger: view.row.name,
       state: view.row.state,
@@ -76,6 +86,8 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
       alertsRaised: runs.alertsRaised,
       lastRunAt: runs.lastRunAt?.toISOString() ?? null,
     };
+    if (view.row.state === 'DELETED')
+      return { state: 'FAILING', reason: `${view.row.name} was deleted.`, figures };
     if (view.row.state !== 'ACTIVE')
       return { state: 'FAILING', reason: `${view.row.name} is ${view.row.state}, not active.`, figures };
     if (runs.runs === 0)
@@ -87,7 +99,7 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
     if (runs.failed > 0)
       return {
         state: 'FAILING',
-        reason: `${runs.failed} of ${runs.runs} runs of ${view.row.name} failed in the last ${source.window} h: ${runs.lastError}`,
+        reason: `${runs.failed} of ${counted(runs.runs, 'run', 'runs')} of ${view.row.name} failed in the last ${source.window} h: ${runs.lastError}`,
         figures,
       };
     return {
@@ -109,8 +121,12 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
     const late = total - risk.onTime - policies.onTime;
     const figures = { schedules: risk.total, policies: policies.total, late };
     if (total === 0) return { state: 'UNKNOWN', reason: 'No review schedule is set.', figures };
-    if (late > 0) return { state: 'FAILING', reason: `${late} of ${total} reviews are late.`, figures };
-    return { state: 'PASSING', reason: `None of ${total} reviews is late.`, figures };
+    if (late > 0) {
+      const reason = `${late} of ${counted(total, 'review', 'reviews')} ${late === 1 ? 'is' : 'are'} late.`;
+      return { state: 'FAILING', reason, figures };
+    }
+    const reason = total === 1 ? 'The one review is not late.' : `None of ${total} reviews is late.`;
+    return { state: 'PASSING', reason, figures };
   }
   const since = new Date(now.getTime() - source.window * DAY_MS);
   const threshold = source.threshold ?? 100;
@@ -122,20 +138,22 @@ export async function measure(db: Db, source: SourceRow, now = new Date()): Prom
           since,
           defaultDays: INCIDENT_DEFAULT_DAYS,
           doneStates: ['RESOLVED', 'CLOSED', 'INVALID'],
-        }).then((done) => [done.onTime, done.total, 'incidents due'] as const)
+        }).then((done) => [done.onTime, done.total, ['incident due', 'incidents due']] as const)
       : await ownedAssetShare(db, source.orgId, since).then(
-          (share) => [share.owned, share.seen, 'assets seen'] as const,
+          (share) => [share.owned, share.seen, ['asset seen', 'assets seen']] as const,
         );
   const label = kind === 'INCIDENTS_WITHIN_SLA' ? 'within their SLA' : 'with an owner';
   if (whole === 0)
     return {
       state: 'UNKNOWN',
-      reason: `No ${what} in the last ${source.window} days.`,
+      reason: `No ${what[1]} in the last ${days(source.window)}.`,
       figures: { total: 0, met: 0, percent: null, threshold },
     };
   const share = percent(part, whole);
   const figures = { total: whole, met: part, percent: share, threshold };
-  const text = `${part} of ${whole} ${what} in the last ${source.window} days ${label} (${share}%, threshold ${threshold}%).`;
+  const text =
+    `${part} of ${counted(whole, what[0], what[1])} in the last ${days(source.window)} ${label} ` +
+    `(${share}%, threshold ${threshold}%).`;
   return { state: share >= threshold ? 'PASSING' : 'FAILING', reason: text, figures };
 }
 
@@ -145,40 +163,57 @@ export async function evaluateSource(db: Db, source: SourceRow, now = new Date()
   await db.insert(governanceEvidenceEvaluations).values({ sourceId: source.id, ...result });
 }
 
+const evaluationJson = (evaluation: typeof governanceEvidenceEvaluations.$inferSelect) => ({
+  state: evaluation.state as AutoEvidenceState,
+  reason: evaluation.reason,
+  figures: evaluation.figures,
+  evaluatedOn: evaluation.evaluatedOn.toISOString(),
+});
+
+const newestFirst = [desc(governanceEvidenceEvaluations.evaluatedOn), desc(governanceEvidenceEvaluations.id)];
+
 async function sourcesJson(db: Db, rows: SourceRow[]): Promise<AutoEvidenceSource[]> {
   if (rows.length === 0) return [];
-  const evaluations = await db
-    .select()
-    .from(governanceEvidenceEvaluations)
-    .where(
-      inArray(
-        governanceEvidenceEvaluations.sourceId,
-        rows.map((row) => row.id),
+  const ids = rows.map((row) => row.id);
+  // Only the latest evaluations of each source are read; older ones are paged (`autoEvidenceHistory`).
+  const ranked = db
+    .select({
+      ...getTableColumns(governanceEvidenceEvaluations),
+      rank: sql<number>`row_number() over (partition by ${governanceEvidenceEvaluations.sourceId} order by ${governanceEvidenceEvaluations.evaluatedOn} desc, ${governanceEvidenceEvaluations.id} desc)`.as(
+        'rank',
       ),
-    )
-    .orderBy(desc(governanceEvidenceEvaluations.evaluatedOn));
-  const names = await triggerNames(
-    db,
-    rows[0]!.orgId,
-    rows.map((row) => row.triggerId),
-  );
+    })
+    .from(governanceEvidenceEvaluations)
+    .where(inArray(governanceEvidenceEvaluations.sourceId, ids))
+    .as('ranked');
+  const [evaluations, totals, triggers] = await Promise.all([
+    db
+      .select()
+      .from(ranked)
+      .where(lte(ranked.rank, AUTO_EVIDENCE_HISTORY_LENGTH))
+      .orderBy(asc(ranked.sourceId), asc(ranked.rank)),
+    db
+      .select({ sourceId: governanceEvidenceEvaluations.sourceId, total: count() })
+      .from(governanceEvidenceEvaluations)
+      .where(inArray(governanceEvidenceEvaluations.sourceId, ids))
+      .groupBy(governanceEvidenceEvaluations.sourceId),
+    currentTriggerVersions(
+      db,
+      rows[0]!.orgId,
+      rows.map((row) => row.triggerId),
+    ),
+  ]);
+  const totalOf = new Map(totals.map((row) => [row.sourceId, row.total]));
   return rows.map((row) => ({
     id: row.id,
     controlId: row.controlId,
     kind: row.kind as AutoEvidenceKind,
-    triggerId: row.triggerId,
-    triggerName: row.triggerId ? (names.get(row.triggerId) ?? null) : null,
+    triggerId: (row.triggerId && triggers.get(row.triggerId)?.view.row.id) ?? row.triggerId,
+    triggerName: (row.triggerId && triggers.get(row.triggerId)?.view.row.name) ?? null,
     window: row.window,
     threshold: row.threshold,
-    history: evaluations
-      .filter((evaluation) => evaluation.sourceId === row.id)
-      .slice(0, AUTO_EVIDENCE_HISTORY_LENGTH)
-      .map((evaluation) => ({
-        state: evaluation.state as AutoEvidenceState,
-        reason: evaluation.reason,
-        figures: evaluation.figures,
-        evaluatedOn: evaluation.evaluatedOn.toISOString(),
-      })),
+    history: evaluations.filter((evaluation) => evaluation.sourceId === row.id).map(evaluationJson),
+    historyTotal: totalOf.get(row.id) ?? 0,
   }));
 }
 
@@ -201,9 +236,9 @@ export function describeSource(source: AutoEvidenceSource): string {
     case 'TRIGGER_ACTIVE':
       return `${source.triggerName ?? 'A removed trigger'} active and running (last ${source.window} h)`;
     case 'INCIDENTS_WITHIN_SLA':
-      return `Incidents within SLA at least ${source.threshold}% (last ${source.window} days)`;
+      return `Incidents within SLA at least ${source.threshold}% (last ${days(source.window)})`;
     case 'ASSETS_INVENTORIED':
-      return `Assets with an owner at least ${source.threshold}% (seen in the last ${source.window} days)`;
+      return `Assets with an owner at least ${source.threshold}% (seen in the last ${days(source.window)})`;
     case 'REVIEWS_DONE':
       return 'No risk, control or policy review late';
   }
@@ -213,6 +248,30 @@ export function describeSource(source: AutoEvidenceSource): string {
 export async function listAutoEvidence(db: Db, orgId: string, periodId: string, controlId?: string) {
   await periodView(db, orgId, periodId);
   return sourcesJson(db, await sourcesOf(db, orgId, periodId, controlId));
+}
+
+/** One page of a source's evaluations, newest first, with how many it holds in all. */
+export async function autoEvidenceHistory(
+  db: Db,
+  orgId: string,
+  periodId: string,
+  sourceId: string,
+  page: { pageSize: number; pageNumber: number },
+): Promise<AutoEvidenceHistory> {
+  await periodView(db, orgId, periodId);
+  const source = await sourceOfPeriod(db, orgId, periodId, sourceId);
+  const ofSource = eq(governanceEvidenceEvaluations.sourceId, source.id);
+  const [items, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(governanceEvidenceEvaluations)
+      .where(ofSource)
+      .orderBy(...newestFirst)
+      .limit(page.pageSize)
+      .offset((page.pageNumber - 1) * page.pageSize),
+    db.select({ total: count() }).from(governanceEvidenceEvaluations).where(ofSource),
+  ]);
+  return { items: items.map(evaluationJson), total: counted?.total ?? 0 };
 }
 
 export async function insertSource(db: Db, values: typeof governanceEvidenceSources.$inferInsert) {
@@ -245,7 +304,9 @@ export async function addAutoEvidence(
     if (measuresShare) assertInRange('threshold', input.threshold, AUTO_EVIDENCE_LIMITS.threshold);
     let triggerId: string | null = null;
     if (hours) {
-      const view = input.triggerId ? await findTriggerView(tx, orgId, input.triggerId) : undefined;
+      const view = input.triggerId
+        ? (await currentTriggerVersions(tx, orgId, [input.triggerId])).get(input.triggerId)?.view
+        : undefined;
       if (!view || !['ACTIVE', 'PAUSED'].includes(view.row.state)) {
         throw validationFailed('GOVERNANCE_AUTO_EVIDENCE_TRIGGER_NOT_FOUND', 'No such trigger', {
           field: 'triggerId',

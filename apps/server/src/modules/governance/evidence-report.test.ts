@@ -1,6 +1,11 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvaluationPeriod, FrameworkDetail, PolicyDetail } from '@vigil/contracts';
+import {
+  EVIDENCE_REPORT_ELEMENTS,
+  type EvaluationPeriod,
+  type FrameworkDetail,
+  type PolicyDetail,
+} from '@vigil/contracts';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 
@@ -42,6 +47,9 @@ beforeAll(async () => {
 });
 
 afterAll(() => ctx.close());
+
+const reportOf = (periodId: string, elements: readonly string[] = EVIDENCE_REPORT_ELEMENTS) =>
+  `/governance/period/${periodId}/evidence-report?elements=${elements.join(',')}`;
 
 describe('evidence report', () => {
   it("combines the period's framework status, incidents and policy reviews, each only with its permission", async () => {
@@ -93,7 +101,7 @@ describe('evidence report', () => {
       call('POST', `/governance/policy/${policy.id}/version/${policy.versions[0]!.id}/approve`, officer),
     );
 
-    const response = await call('GET', `/governance/period/${period.id}/evidence-report`, officer);
+    const response = await call('GET', reportOf(period.id), officer);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['content-disposition']).toContain('attachment');
@@ -111,12 +119,10 @@ describe('evidence report', () => {
     expect(text).toContain('2 incidents opened in the period');
     expect(text).toContain('The risk register is not available to the requester.');
     expect(text).toContain('Information Security');
-    expect(text).toContain('1 policies; 0 overdue for review.');
+    expect(text).toContain('1 policy; 0 overdue for review.');
 
     // A framework-only reader gets the framework, not the incidents nor the policies.
-    const limited = await pdfText(
-      (await call('GET', `/governance/period/${period.id}/evidence-report`, auditor)).rawPayload,
-    );
+    const limited = await pdfText((await call('GET', reportOf(period.id), auditor)).rawPayload);
     expect(limited).toContain('2 of 106 controls answered');
     expect(limited).toContain('Incidents are not available to the requester.');
     expect(limited).toContain('No policies are available to the requester.');
@@ -124,11 +130,58 @@ describe('evidence report', () => {
 
     const stranger = await call(
       'GET',
-      `/governance/period/${period.id}/evidence-report`,
+      reportOf(period.id),
       officer,
       undefined,
       (await seedOrg(ctx.database.db, { name: 'Other' })).id,
     );
     expect(stranger.statusCode).toBe(403);
+  });
+
+  it('holds only the elements chosen, and refuses a report of none', async () => {
+    const framework = await ok<FrameworkDetail>(
+      call('POST', '/governance/framework-library/cisa-cpg-2.0/adopt', officer),
+      201,
+    );
+    const period = await ok<EvaluationPeriod>(
+      call('POST', `/governance/framework/${framework.id}/period`, officer, {
+        name: 'Chosen parts',
+        startsOn: '2026-01-01',
+        endsOn: '2026-12-31',
+      }),
+      201,
+    );
+    for (const path of [`/governance/period/${period.id}/evidence-report`, reportOf(period.id, [])]) {
+      const refused = await call('GET', path, officer);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({
+        key: 'GOVERNANCE_EVIDENCE_REPORT_NO_ELEMENTS',
+        field: 'elements',
+      });
+    }
+    expect((await call('GET', reportOf(period.id, ['EVERYTHING']), officer)).statusCode).toBe(400);
+
+    const incidents = await pdfText(
+      (await call('GET', reportOf(period.id, ['INCIDENT_STATISTICS', 'AUTO_EVIDENCE']), officer)).rawPayload,
+    );
+    expect(incidents).toContain('Incident statistics');
+    expect(incidents).toContain('No automatic evidence is set up in the period.');
+    expect(incidents).not.toContain('Framework status');
+    expect(incidents).not.toContain('Review status');
+    expect(incidents).not.toContain('Risk register');
+
+    // Repeated parameters work as well; an element without its permission stays a note, as before.
+    const limited = await pdfText(
+      (
+        await call(
+          'GET',
+          `/governance/period/${period.id}/evidence-report?elements=FRAMEWORK_STATUS&elements=INCIDENT_STATISTICS`,
+          auditor,
+        )
+      ).rawPayload,
+    );
+    expect(limited).toContain('Framework status');
+    expect(limited).toContain('Incidents are not available to the requester.');
+    expect(limited).not.toContain('Review status');
   });
 });

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ticketRefs } from '../tickets/repo';
-import { triggerNames } from '../triggers/repo';
 import { users } from '../users/tables';
 import {
   governanceAnswers,
@@ -165,22 +164,13 @@ export async function updateSection(
     .where(and(eq(governanceSections.orgId, orgId), eq(governanceSections.id, id)));
 }
 
-/** The controls of a framework in order, each with the name of the trigger it names (alertable ones). */
-export async function listControls(db: Db, orgId: string, frameworkId: string) {
-  const rows = await db
+/** The controls of a framework in order. */
+export function listControls(db: Db, orgId: string, frameworkId: string): Promise<ControlRow[]> {
+  return db
     .select()
     .from(governanceControls)
     .where(and(eq(governanceControls.orgId, orgId), eq(governanceControls.frameworkId, frameworkId)))
     .orderBy(asc(governanceControls.position));
-  const names = await triggerNames(
-    db,
-    orgId,
-    rows.map((row) => row.triggerId),
-  );
-  return rows.map((row) => ({
-    row,
-    triggerName: row.triggerId ? (names.get(row.triggerId) ?? null) : null,
-  }));
 }
 
 export async function findControl(
@@ -244,6 +234,37 @@ export async function findPeriod(
     .where(and(eq(governancePeriods.orgId, orgId), eq(governancePeriods.id, id)));
   const [row] = lock ? await query.for('update') : await query;
   return row;
+}
+
+/**
+ * The names of a framework's periods in progress that answer a control N/A, oldest first. The periods
+ * in progress are locked first, so that no answer turns N/A before the caller's change is committed.
+ */
+export async function periodsAnsweringNotApplicable(
+  db: Db,
+  orgId: string,
+  frameworkId: string,
+  controlId: string,
+): Promise<string[]> {
+  const inProgress = and(
+    eq(governancePeriods.orgId, orgId),
+    eq(governancePeriods.frameworkId, frameworkId),
+    eq(governancePeriods.state, 'IN_PROGRESS'),
+  );
+  await db.select({ id: governancePeriods.id }).from(governancePeriods).where(inProgress).for('update');
+  const rows = await db
+    .select({ name: governancePeriods.name })
+    .from(governanceAnswers)
+    .innerJoin(governancePeriods, eq(governancePeriods.id, governanceAnswers.periodId))
+    .where(
+      and(
+        inProgress,
+        eq(governanceAnswers.controlId, controlId),
+        eq(governanceAnswers.status, 'NOT_APPLICABLE'),
+      ),
+    )
+    .orderBy(asc(governancePeriods.startsOn), asc(governancePeriods.id));
+  return rows.map((row) => row.name);
 }
 
 export async function insertPeriod(

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import type {
 import { createTestApp, orgRequest, orgUpload, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { activityLog } from '../../platform/audit/tables';
+import { buildReport } from '../reports/service';
+import { reports } from '../reports/tables';
 import { addMonths } from './service';
 import { governanceFrameworks } from './tables';
 
@@ -21,6 +24,8 @@ let otherOrgId: string;
 let editor: SeededUser;
 let viewer: SeededUser;
 let stranger: SeededUser;
+let reporter: SeededUser;
+let strangerReporter: SeededUser;
 let triggerId: string;
 let otherTriggerId: string;
 let taskSlug: string;
@@ -34,6 +39,15 @@ const EDIT = [
   'SAVED_SEARCH_EDIT',
   'TASK_VIEW',
   'TASK_EDIT',
+] as const;
+
+const REPORTS = [
+  'REPORT_VIEW',
+  'REPORT_EDIT',
+  'CHART_VIEW',
+  'CHART_EDIT',
+  'EVENT_VIEW',
+  'EVENT_EDIT',
 ] as const;
 
 const call = (method: HttpMethod, path: string, user: SeededUser, payload?: object, org = orgId) =>
@@ -74,6 +88,42 @@ async function makeTrigger(user: SeededUser, org: string): Promise<string> {
   return trigger.id;
 }
 
+/** A report of one chart of the reports area, requested as its build job finds it: REQUESTED until built. */
+async function requestReport(user: SeededUser, org: string, name: string): Promise<string> {
+  const query = await ok<{ id: string }>(
+    call('POST', '/saved-query', user, { name: `${name} query`, query: 'action:login' }, org),
+    201,
+  );
+  const chart = await ok<{ id: string }>(
+    call(
+      'POST',
+      '/chart',
+      user,
+      { name, type: 'badge', family: 'SAVED_QUERIES', savedQueryIds: [query.id] },
+      org,
+    ),
+    201,
+  );
+  const template = await ok<{ id: string }>(
+    call('POST', '/report-template', user, { name, chartIds: [chart.id] }, org),
+    201,
+  );
+  const [row] = await ctx.database.db
+    .insert(reports)
+    .values({
+      orgId: org,
+      templateId: template.id,
+      name,
+      range: '24H',
+      begin: new Date(Date.now() - 86_400_000),
+      end: new Date(),
+      state: 'REQUESTED',
+      requestedBy: user.id,
+    })
+    .returning();
+  return row!.id;
+}
+
 beforeAll(async () => {
   ctx = await createTestApp();
   const db = ctx.database.db;
@@ -82,6 +132,8 @@ beforeAll(async () => {
   editor = await seedUser(db, { homeOrgId: orgId, permissions: [...EDIT] });
   viewer = await seedUser(db, { homeOrgId: orgId, permissions: ['POLICY_FRAMEWORK_VIEW'] });
   stranger = await seedUser(db, { homeOrgId: otherOrgId, permissions: [...EDIT] });
+  reporter = await seedUser(db, { homeOrgId: orgId, permissions: [...EDIT, ...REPORTS] });
+  strangerReporter = await seedUser(db, { homeOrgId: otherOrgId, permissions: [...EDIT, ...REPORTS] });
   triggerId = await makeTrigger(editor, orgId);
   otherTriggerId = await makeTrigger(stranger, otherOrgId);
   taskSlug = (
@@ -256,6 +308,7 @@ describe('tier targets and controls', () => {
 describe('evaluation periods, answers and evidence', () => {
   let framework: FrameworkDetail;
   let period: EvaluationPeriod;
+  let reportId: string;
   const base = () => `/governance/period/${period.id}`;
 
   beforeAll(async () => {
@@ -323,6 +376,38 @@ describe('evaluation periods, answers and evidence', () => {
       'PERMISSION_DENIED',
     );
     expect((await ok<EvaluationPeriod>(call('GET', base(), viewer))).answered).toBe(2);
+  });
+
+  it('refuses to make a control mandatory while a period in progress answers it N/A', async () => {
+    const second = framework.controls[1]!;
+    const refused = await call(
+      'PATCH',
+      `/governance/framework/${framework.id}/control/${second.id}`,
+      editor,
+      {
+        mandatory: true,
+        alertable: true,
+        triggerId,
+      },
+    );
+    expectError(refused, 400, 'GOVERNANCE_MANDATORY_ANSWERED_NOT_APPLICABLE');
+    expect(refused.json()).toMatchObject({ field: 'mandatory', params: { periods: 'FY 2026' } });
+    const stored = await ok<FrameworkDetail>(call('GET', `/governance/framework/${framework.id}`, viewer));
+    expect(stored.controls[1]).toMatchObject({ mandatory: false, alertable: false, triggerId: null });
+    // Other changes of the control go on.
+    const alertable = await ok<FrameworkDetail>(
+      call('PATCH', `/governance/framework/${framework.id}/control/${second.id}`, editor, {
+        alertable: true,
+        triggerId,
+      }),
+    );
+    expect(alertable.controls[1]).toMatchObject({ mandatory: false, alertable: true });
+    await ok(
+      call('PATCH', `/governance/framework/${framework.id}/control/${second.id}`, editor, {
+        alertable: false,
+        triggerId: null,
+      }),
+    );
   });
 
   it('keeps links, tickets and files as evidence', async () => {
@@ -395,6 +480,45 @@ describe('evaluation periods, answers and evidence', () => {
     );
   });
 
+  it("keeps a completed report of the organisation's reports area as evidence, its PDF downloadable", async () => {
+    const control = framework.controls[2]!;
+    const attach = (reportId: string, user = reporter) =>
+      call('POST', `${base()}/control/${control.id}/evidence`, user, { kind: 'report', reportId });
+    const pending = await requestReport(reporter, orgId, 'Login activity');
+    const response = await attach(pending);
+    expectError(response, 400, 'GOVERNANCE_EVIDENCE_REPORT_NOT_COMPLETED');
+    expect(response.json()).toMatchObject({ field: 'reportId', params: { name: 'Login activity' } });
+    const theirs = await requestReport(strangerReporter, otherOrgId, 'Their activity');
+    await buildReport(ctx.database.db, theirs);
+    expectError(await attach(theirs), 400, 'GOVERNANCE_EVIDENCE_REPORT_NOT_FOUND');
+    expectError(await attach(randomUUID()), 400, 'GOVERNANCE_EVIDENCE_REPORT_NOT_FOUND');
+    expect((await call('GET', `${base()}/answers`, viewer)).json()).not.toContainEqual(
+      expect.objectContaining({ controlId: control.id }),
+    );
+
+    await buildReport(ctx.database.db, pending);
+    // Attaching reads the reports area: a governance editor without REPORT_VIEW is refused.
+    expectError(await attach(pending, editor), 403, 'PERMISSION_DENIED');
+    const saved = await ok<ControlAnswer>(attach(pending), 201);
+    const [evidence] = saved.evidence;
+    expect(evidence).toMatchObject({
+      kind: 'report',
+      contentType: 'application/pdf',
+      url: null,
+      ticket: null,
+    });
+    expect(evidence!.name).toMatch(/^Login activity \(\d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\)$/);
+    reportId = pending;
+
+    // A framework reader downloads the copy, as an evidence file.
+    const download = await call('GET', `${base()}/evidence/${evidence!.id}`, viewer);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.headers['content-disposition']).toContain('.pdf');
+    expect(download.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(download.rawPayload.length).toBe(evidence!.size);
+  });
+
   it('finalizes for good: every change is refused afterwards', async () => {
     const control = framework.controls[0]!;
     const done = await ok<EvaluationPeriod>(call('POST', `${base()}/finalize`, editor));
@@ -404,6 +528,7 @@ describe('evaluation periods, answers and evidence', () => {
     for (const [method, path, body] of [
       ['PUT', `/control/${control.id}`, { status: 'NOT_IMPLEMENTED' }],
       ['POST', `/control/${control.id}/evidence`, { kind: 'link', name: 'Late', url: 'https://example.com' }],
+      ['POST', `/control/${control.id}/evidence`, { kind: 'report', reportId }],
       ['DELETE', `/evidence/${evidenceId}`, undefined],
       ['POST', '/extend', { months: 12 }],
       ['POST', '/finalize', undefined],

@@ -9,6 +9,7 @@ import {
   evaluationPeriodInputSchema,
   evaluationPeriodSchema,
   evidenceInputSchema,
+  evidenceReportQuerySchema,
   EVIDENCE_FILES_LIMIT,
   frameworkDetailSchema,
   frameworkSummarySchema,
@@ -276,7 +277,9 @@ export const governanceRoutes =
           tags: TAGS,
           summary: 'Mark a control mandatory or alertable',
           description:
-            'A mandatory control cannot be answered N/A. An alertable control needs `triggerId` (400 ' +
+            'A mandatory control cannot be answered N/A: marking one mandatory while a period in progress answers ' +
+            'it N/A answers 400 GOVERNANCE_MANDATORY_ANSWERED_NOT_APPLICABLE naming the periods, and nothing is ' +
+            'stored. An alertable control needs `triggerId` (400 ' +
             'GOVERNANCE_ALERTABLE_NEEDS_TRIGGER), a trigger of the organisation (400 GOVERNANCE_INVALID_TRIGGER). ' +
             `404 GOVERNANCE_CONTROL_NOT_FOUND for a control of another framework. ${FRAMEWORK_404}`,
           params: frameworkParams.extend({ controlId: z.uuid() }),
@@ -449,10 +452,14 @@ export const governanceRoutes =
         config: EDIT,
         schema: {
           tags: TAGS,
-          summary: 'Add a link or a ticket as evidence',
+          summary: 'Add a link, a ticket or a report as evidence',
           description:
-            '`kind` link (a name and an http(s) `url`) or ticket (`slug` of an incident or task of the ' +
-            `organisation, 400 GOVERNANCE_EVIDENCE_TICKET_NOT_FOUND). ${IN_PROGRESS}`,
+            '`kind` link (a name and an http(s) `url`), ticket (`slug` of an incident or task of the ' +
+            'organisation, 400 GOVERNANCE_EVIDENCE_TICKET_NOT_FOUND) or report (`reportId` of a report of the ' +
+            "organisation's reports area, read with REPORT_VIEW, else 403 PERMISSION_DENIED; another " +
+            "organisation's or an unknown one: 400 GOVERNANCE_EVIDENCE_REPORT_NOT_FOUND; not completed: 400 " +
+            'GOVERNANCE_EVIDENCE_REPORT_NOT_COMPLETED). A report is kept as a copy of its PDF, named with its ' +
+            `range, and downloads as an evidence file. ${IN_PROGRESS}`,
           params: controlParams,
           body: evidenceInputSchema,
           response: { 201: controlAnswerSchema },
@@ -493,9 +500,10 @@ export const governanceRoutes =
         config: VIEW,
         schema: {
           tags: TAGS,
-          summary: 'Download an evidence file',
+          summary: 'Download an evidence file or report',
           description:
-            'The bytes as uploaded, with the content type checked at upload, `Content-Disposition: attachment` and ' +
+            "A file's bytes as uploaded (a report's PDF as attached), with the content type checked at upload, " +
+            '`Content-Disposition: attachment` and ' +
             `\`X-Content-Type-Options: nosniff\`. 404 GOVERNANCE_EVIDENCE_NOT_FOUND otherwise. ${PERIOD_404}`,
           params: evidenceParams,
         },
@@ -548,16 +556,20 @@ export const governanceRoutes =
           tags: TAGS,
           summary: 'The evidence report of a period (PDF)',
           description:
-            'A PDF for an examiner or a board: a cover (framework, period, state, organisation, time), the ' +
-            "framework's status by top-level section with evidence counts, tiers and the controls not fully " +
-            'implemented, the risk register summary (with RISK_VIEW and a risk module), incident statistics for ' +
-            "the period's dates (with INCIDENT_VIEW) and the review status of the policies the requester may " +
-            `read. ${PERIOD_404}`,
+            'A PDF for an examiner or a board: a cover (framework, period, state, organisation, time) and the ' +
+            '`elements` chosen (comma-separated or repeated; none: 400 GOVERNANCE_EVIDENCE_REPORT_NO_ELEMENTS): ' +
+            "FRAMEWORK_STATUS, the framework's status by top-level section with evidence counts, tiers and the " +
+            'controls not fully implemented; AUTO_EVIDENCE, the latest evaluation of each automatic evidence ' +
+            'source; RISK_REGISTER, the risk register summary (with RISK_VIEW and a risk module); ' +
+            "INCIDENT_STATISTICS, incident statistics for the period's dates (with INCIDENT_VIEW); POLICY_REVIEWS, " +
+            'the review status of the policies the requester may read. An element chosen without its permission ' +
+            `says it is not available to the requester. ${PERIOD_404}`,
           params: periodParams,
+          querystring: evidenceReportQuerySchema,
         },
       },
       async (request, reply) => {
-        const report = await evidenceReport(db, accessOf(request), request.params.id);
+        const report = await evidenceReport(db, accessOf(request), request.params.id, request.query.elements);
         return reply
           .header('content-type', 'application/pdf')
           .header('content-disposition', attachment(report.name))

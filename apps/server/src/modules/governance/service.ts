@@ -21,11 +21,12 @@ import {
 import type { Db } from '../../db/client';
 import type { AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
-import { AppError, conflict, validationFailed } from '../../platform/errors';
+import { accessDenied, AppError, conflict, validationFailed } from '../../platform/errors';
 import type { SpooledFile } from '../../platform/uploads';
+import { getReport, reportPdf } from '../reports/service';
 import { checkedContentType, safeFileName } from '../tickets/file-types';
 import { mayHoldTickets, ticketView } from '../tickets/service';
-import { triggerView } from '../triggers/service';
+import { currentTriggerVersions, triggerView } from '../triggers/service';
 import { crosswalkSources, crosswalkSuggestions } from './crosswalk';
 import { frameworkLibrary, libraryEntry } from './library';
 import {
@@ -47,6 +48,7 @@ import {
   listPeriodRows,
   listSections,
   lockFramework,
+  periodsAnsweringNotApplicable,
   updateControl as updateControlRow,
   updateFramework,
   updatePeriod,
@@ -209,6 +211,12 @@ export async function getFramework(db: Db, orgId: string, id: string): Promise<F
     listControls(db, orgId, id),
     listPeriodRows(db, orgId, id),
   ]);
+  // An alertable control follows its trigger across versions (an edit of its alert conditions).
+  const triggers = await currentTriggerVersions(
+    db,
+    orgId,
+    controls.map((control) => control.triggerId),
+  );
   return {
     ...summaryOf(row, { sectionCount: sections.length, controlCount: controls.length }, periods),
     riskProfile: row.riskProfile ?? null,
@@ -220,18 +228,21 @@ export async function getFramework(db: Db, orgId: string, id: string): Promise<F
       description: section.description,
       targetTier: section.targetTier,
     })),
-    controls: controls.map(({ row: control, triggerName }) => ({
-      id: control.id,
-      sectionId: control.sectionId,
-      ref: control.ref,
-      title: control.title,
-      statement: control.statement,
-      examples: control.examples,
-      mandatory: control.mandatory,
-      alertable: control.alertable,
-      triggerId: control.triggerId,
-      triggerName,
-    })),
+    controls: controls.map((control) => {
+      const trigger = control.triggerId ? triggers.get(control.triggerId)?.view.row : undefined;
+      return {
+        id: control.id,
+        sectionId: control.sectionId,
+        ref: control.ref,
+        title: control.title,
+        statement: control.statement,
+        examples: control.examples,
+        mandatory: control.mandatory,
+        alertable: control.alertable,
+        triggerId: trigger?.id ?? control.triggerId,
+        triggerName: trigger?.name ?? null,
+      };
+    }),
   };
 }
 
@@ -295,7 +306,10 @@ export async function setTarget(
   return getFramework(db, orgId, frameworkId);
 }
 
-/** Marks a control mandatory or alertable; an alertable control names a trigger of the organisation. */
+/**
+ * Marks a control mandatory or alertable; an alertable control names a trigger of the organisation. A
+ * control answered N/A in a period in progress cannot become mandatory until that answer changes.
+ */
 export async function updateControl(
   db: Db,
   actor: Actor,
@@ -330,6 +344,16 @@ export async function updateControl(
     }
   }
   await db.transaction(async (tx) => {
+    if (next.mandatory && !control.mandatory) {
+      const periods = await periodsAnsweringNotApplicable(tx, orgId, frameworkId, controlId);
+      if (periods.length > 0) {
+        throw validationFailed(
+          'GOVERNANCE_MANDATORY_ANSWERED_NOT_APPLICABLE',
+          `The control is answered N/A in ${periods.join(', ')}`,
+          { field: 'mandatory', params: { periods: periods.join(', ') } },
+        );
+      }
+    }
     await updateControlRow(tx, orgId, controlId, next);
     await audit(tx, actor, 'governance.control.updated', 'control', controlId, next);
   });
@@ -656,7 +680,31 @@ async function ticketBySlug(db: Db, orgId: string, slug: string) {
   });
 }
 
-/** Adds a link or a ticket as evidence of a control in a period in progress. */
+/**
+ * A completed report of the organisation, read with REPORT_VIEW, named with its range: its PDF is
+ * copied into the evidence, so that the evidence stays as it was whatever becomes of the report.
+ */
+async function completedReport(db: Db, access: AccessContext, reportId: string) {
+  if (!access.permissions.has('REPORT_VIEW')) {
+    throw accessDenied('PERMISSION_DENIED', 'Attaching a report needs the REPORT_VIEW permission');
+  }
+  const report = await getReport(db, access.org.id, reportId).catch((error: unknown) => {
+    if (error instanceof AppError && error.key === 'REPORT_NOT_FOUND') {
+      throw validationFailed('GOVERNANCE_EVIDENCE_REPORT_NOT_FOUND', 'No such report', { field: 'reportId' });
+    }
+    throw error;
+  });
+  if (report.state !== 'COMPLETED') {
+    throw validationFailed('GOVERNANCE_EVIDENCE_REPORT_NOT_COMPLETED', `${report.name} is not completed`, {
+      field: 'reportId',
+      params: { name: report.name },
+    });
+  }
+  const { content } = await reportPdf(db, access.org.id, reportId);
+  return { name: `${report.name} (${report.begin.slice(0, 10)} to ${report.end.slice(0, 10)})`, content };
+}
+
+/** Adds a link, a ticket or a report as evidence of a control in a period in progress. */
 export async function addEvidence(
   db: Db,
   actor: Actor,
@@ -670,6 +718,16 @@ export async function addEvidence(
     const base = { orgId, periodId, controlId, createdBy: actor.access.user.id };
     if (input.kind === 'link') {
       await insertEvidence(tx, { ...base, kind: 'link', name: input.name, url: input.url });
+    } else if (input.kind === 'report') {
+      const report = await completedReport(tx, actor.access, input.reportId);
+      await insertEvidence(tx, {
+        ...base,
+        kind: 'report',
+        name: report.name,
+        contentType: 'application/pdf',
+        size: report.content.length,
+        content: report.content,
+      });
     } else {
       const ticket = await ticketBySlug(tx, orgId, input.slug);
       await insertEvidence(tx, { ...base, kind: 'ticket', name: ticket.title, ticketId: ticket.id });
@@ -760,9 +818,9 @@ export async function removeEvidence(db: Db, actor: Actor, periodId: string, evi
 
 export async function evidenceFile(db: Db, orgId: string, periodId: string, evidenceId: string) {
   const evidence = await findEvidence(db, orgId, periodId, evidenceId);
-  if (!evidence || evidence.kind !== 'file' || !evidence.content) throw evidenceNotFound();
+  if (!evidence || !['file', 'report'].includes(evidence.kind) || !evidence.content) throw evidenceNotFound();
   return {
-    name: evidence.name,
+    name: evidence.kind === 'report' ? `${evidence.name}.pdf` : evidence.name,
     contentType: evidence.contentType ?? 'application/octet-stream',
     content: evidence.content,
   };
@@ -793,7 +851,7 @@ export async function comparePeriods(
   return {
     from,
     to,
-    rows: controls.map(({ row }) => ({
+    rows: controls.map((row) => ({
       controlId: row.id,
       ref: row.ref,
       title: row.title,
@@ -832,7 +890,7 @@ export async function carryOverAnswers(
       listAnswers(tx, orgId, source.id),
       listControls(tx, orgId, target.id),
     ]);
-    const refOf = new Map(sourceControls.map(({ row }) => [row.id, row.ref]));
+    const refOf = new Map(sourceControls.map((row) => [row.id, row.ref]));
     const suggestions = crosswalkSuggestions(
       from.libraryKey!,
       sourceAnswers.flatMap((answer) =>
@@ -843,7 +901,7 @@ export async function carryOverAnswers(
     );
     let suggested = 0;
     let alreadyAnswered = 0;
-    for (const { row } of targetControls) {
+    for (const row of targetControls) {
       const suggestion = suggestions.get(row.ref);
       if (!suggestion) continue;
       const stored = await suggestAnswer(tx, {

@@ -95,19 +95,28 @@ export async function findTriggerView(db: Db, orgId: string, id: string): Promis
   return view;
 }
 
-/** The names of the organisation's triggers by id, for other modules; ids not found are left out. */
-export async function triggerNames(
+/** The organisation's triggers among `ids` (any state); others' and library triggers are left out. */
+export async function findTriggerViews(
   db: Db,
   orgId: string,
-  ids: (string | null)[],
+  ids: readonly string[],
+): Promise<TriggerView[]> {
+  if (ids.length === 0) return [];
+  return selectViews(db).where(and(eq(triggers.orgId, orgId), inArray(triggers.id, [...ids])));
+}
+
+/** The version that followed each of `ids` after an edit of its alert conditions, by the id it followed. */
+export async function nextTriggerVersions(
+  db: Db,
+  orgId: string,
+  ids: readonly string[],
 ): Promise<Map<string, string>> {
-  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-  if (wanted.length === 0) return new Map();
+  if (ids.length === 0) return new Map();
   const rows = await db
-    .select({ id: triggers.id, name: triggers.name })
+    .select({ id: triggers.id, previousVersionId: triggers.previousVersionId })
     .from(triggers)
-    .where(and(eq(triggers.orgId, orgId), inArray(triggers.id, wanted)));
-  return new Map(rows.map((row) => [row.id, row.name]));
+    .where(and(eq(triggers.orgId, orgId), inArray(triggers.previousVersionId, [...ids])));
+  return new Map(rows.map((row) => [row.previousVersionId!, row.id]));
 }
 
 export async function insertTrigger(db: Db, values: NewTrigger): Promise<TriggerRow> {

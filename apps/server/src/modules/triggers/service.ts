@@ -30,7 +30,9 @@ import { findOrgUser } from '../users/repo';
 import {
   findTriggerScheduleView,
   findTriggerView,
+  findTriggerViews,
   insertTrigger,
+  nextTriggerVersions,
   updateTrigger,
   type NewTrigger,
   type TriggerRow,
@@ -98,6 +100,45 @@ export async function triggerView(db: Db, access: AccessContext, id: string): Pr
   if (!view) throw triggerNotFound();
   assertDomainEntitled(access, view.row.domain);
   return view;
+}
+
+export interface TriggerVersion {
+  /** The current version. */
+  view: TriggerView;
+  /** The ids from the one asked for to the current version's, oldest first. */
+  versionIds: string[];
+}
+
+/**
+ * For other modules that keep a trigger's id: the current version of each of the organisation's
+ * triggers among `ids`. Editing the alert conditions archives a trigger and continues it under a new
+ * id, so an id kept from before answers the newest version. Ids not found are left out.
+ */
+export async function currentTriggerVersions(
+  db: Db,
+  orgId: string,
+  ids: readonly (string | null)[],
+): Promise<Map<string, TriggerVersion>> {
+  const chains = new Map([...new Set(ids.filter((id): id is string => id !== null))].map((id) => [id, [id]]));
+  for (let ends = [...chains.keys()]; ends.length > 0;) {
+    const next = await nextTriggerVersions(db, orgId, ends);
+    for (const chain of chains.values()) {
+      const following = next.get(chain.at(-1)!);
+      if (following) chain.push(following);
+    }
+    ends = [...next.values()];
+  }
+  const views = new Map(
+    (await findTriggerViews(db, orgId, [...new Set([...chains.values()].map((chain) => chain.at(-1)!))])).map(
+      (view) => [view.row.id, view],
+    ),
+  );
+  const found = new Map<string, TriggerVersion>();
+  for (const [id, chain] of chains) {
+    const view = views.get(chain.at(-1)!);
+    if (view) found.set(id, { view, versionIds: chain });
+  }
+  return found;
 }
 
 /** The fields of a trigger a form sends (library triggers leave out the organisation's people and schedule). */

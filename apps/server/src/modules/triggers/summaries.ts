@@ -13,8 +13,8 @@ export async function activeTriggerCount(db: Db, orgId: string, domain: string):
   return row?.count ?? 0;
 }
 
-/** A trigger's runs since `since`: how many, how many failed, alerts raised, the last run and its error. */
-export async function triggerRunsSince(db: Db, triggerId: string, since: Date) {
+/** The runs of a trigger's versions since `since`: how many, how many failed, alerts raised, the last run and its error. */
+export async function triggerRunsSince(db: Db, triggerIds: readonly string[], since: Date) {
   const [row] = await db
     .select({
       runs: sql<number>`count(*)::int`,
@@ -26,7 +26,7 @@ export async function triggerRunsSince(db: Db, triggerId: string, since: Date) {
       >`(array_agg(${triggerRuns.error} ORDER BY ${triggerRuns.ranAt} DESC) FILTER (WHERE ${triggerRuns.error} IS NOT NULL))[1]`,
     })
     .from(triggerRuns)
-    .where(and(eq(triggerRuns.triggerId, triggerId), gte(triggerRuns.ranAt, since)));
+    .where(and(inArray(triggerRuns.triggerId, [...triggerIds]), gte(triggerRuns.ranAt, since)));
   return {
     runs: row?.runs ?? 0,
     failed: row?.failed ?? 0,

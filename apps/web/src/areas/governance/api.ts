@@ -1,5 +1,6 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
+  autoEvidenceHistorySchema,
   autoEvidenceSourceSchema,
   controlAnswerSchema,
   evaluationPeriodSchema,
@@ -76,4 +77,34 @@ export const autoEvidenceQuery = (orgId: string, periodId: string, controlId: st
         schema: z.array(autoEvidenceSourceSchema),
         signal,
       }),
+  });
+
+/** Evaluations of a source listed a page at a time, under the control's automatic evidence (refreshed with it). */
+export const AUTO_EVIDENCE_HISTORY_PAGE_SIZE = 10;
+
+export const autoEvidenceHistoryQuery = (
+  orgId: string,
+  periodId: string,
+  controlId: string,
+  sourceId: string,
+  pageNumber: number,
+) =>
+  queryOptions({
+    queryKey: [
+      ...autoEvidenceQuery(orgId, periodId, controlId).queryKey,
+      'history',
+      sourceId,
+      pageNumber,
+    ] as const,
+    queryFn: ({ signal }) =>
+      apiFetch(
+        `${periodPath(orgId, periodId)}/auto-evidence/${encodeURIComponent(sourceId)}/history?${new URLSearchParams(
+          {
+            pageSize: String(AUTO_EVIDENCE_HISTORY_PAGE_SIZE),
+            pageNumber: String(pageNumber),
+          },
+        )}`,
+        { schema: autoEvidenceHistorySchema, signal },
+      ),
+    placeholderData: keepPreviousData,
   });

@@ -5,6 +5,7 @@ import {
   AUTO_EVIDENCE_LIMITS,
   autoEvidenceSourceSchema,
   triggerListSchema,
+  type AutoEvidenceEvaluation,
   type AutoEvidenceKind,
   type AutoEvidenceSource,
   type AutoEvidenceState,
@@ -18,7 +19,13 @@ import { describeError, notifyMessage } from '../../lib/notify';
 import { useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { QueryStates } from '../../shell/query-status';
-import { autoEvidenceQuery, periodPath } from './api';
+import { ListPager } from '../../shell/list-pager';
+import {
+  AUTO_EVIDENCE_HISTORY_PAGE_SIZE,
+  autoEvidenceHistoryQuery,
+  autoEvidenceQuery,
+  periodPath,
+} from './api';
 
 const STATE_COLORS: Record<AutoEvidenceState, string> = { PASSING: 'green', FAILING: 'red', UNKNOWN: 'gray' };
 const DEFAULT_WINDOW: Record<AutoEvidenceKind, number> = {
@@ -102,6 +109,8 @@ export function AutoEvidenceSection({
               {sources.map((source) => (
                 <SourceItem
                   key={source.id}
+                  orgId={orgId}
+                  periodId={period.id}
                   source={source}
                   editable={editable}
                   evaluating={evaluate.isPending && evaluate.variables?.id === source.id}
@@ -139,13 +148,62 @@ function sourceName(source: AutoEvidenceSource, t: Translate) {
   });
 }
 
+type When = (iso: string) => string;
+
+const evaluationLine = (item: AutoEvidenceEvaluation, when: When, t: Translate) =>
+  `${when(item.evaluatedOn)} · ${t(`governance.autoEvidence.states.${item.state}`)} · ${item.reason}`;
+
+/** Every evaluation of a source, newest first, a page at a time. */
+function AllEvaluations({
+  orgId,
+  periodId,
+  source,
+  when,
+}: {
+  orgId: string;
+  periodId: string;
+  source: AutoEvidenceSource;
+  when: When;
+}) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const query = useQuery(autoEvidenceHistoryQuery(orgId, periodId, source.controlId, source.id, page));
+  return (
+    <QueryStates
+      query={query}
+      loadingLabel={t('governance.autoEvidence.historyLoading')}
+      failedTitle={t('governance.autoEvidence.historyFailed')}
+    >
+      {(history) => (
+        <Stack gap={4}>
+          <List size="xs" spacing={2} aria-label={t('governance.autoEvidence.allHistory')}>
+            {history.items.map((item) => (
+              <List.Item key={item.evaluatedOn}>{evaluationLine(item, when, t)}</List.Item>
+            ))}
+          </List>
+          <ListPager
+            page={page}
+            pageSize={AUTO_EVIDENCE_HISTORY_PAGE_SIZE}
+            total={history.total}
+            onChange={setPage}
+          />
+        </Stack>
+      )}
+    </QueryStates>
+  );
+}
+
 function SourceItem({
+  orgId,
+  periodId,
   source,
   editable,
   evaluating,
   onEvaluate,
   onRemove,
 }: {
+  orgId: string;
+  periodId: string;
   source: AutoEvidenceSource;
   editable: boolean;
   evaluating: boolean;
@@ -154,6 +212,7 @@ function SourceItem({
 }) {
   const { t, i18n } = useTranslation();
   const [current, ...earlier] = source.history;
+  const [showAll, setShowAll] = useState(false);
   const name = sourceName(source, t);
   const when = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
@@ -195,14 +254,28 @@ function SourceItem({
           {t('governance.autoEvidence.notEvaluated')}
         </Text>
       )}
-      {earlier.length > 0 && (
-        <List size="xs" spacing={2} aria-label={t('governance.autoEvidence.history')}>
-          {earlier.map((item) => (
-            <List.Item key={item.evaluatedOn}>
-              {`${when(item.evaluatedOn)} · ${t(`governance.autoEvidence.states.${item.state}`)} · ${item.reason}`}
-            </List.Item>
-          ))}
-        </List>
+      {showAll ? (
+        <AllEvaluations orgId={orgId} periodId={periodId} source={source} when={when} />
+      ) : (
+        earlier.length > 0 && (
+          <List size="xs" spacing={2} aria-label={t('governance.autoEvidence.history')}>
+            {earlier.map((item) => (
+              <List.Item key={item.evaluatedOn}>{evaluationLine(item, when, t)}</List.Item>
+            ))}
+          </List>
+        )
+      )}
+      {source.historyTotal > source.history.length && (
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          style={{ alignSelf: 'flex-start' }}
+          onClick={() => setShowAll(!showAll)}
+        >
+          {showAll
+            ? t('governance.autoEvidence.latestOnly')
+            : t('governance.autoEvidence.showAll', { count: source.historyTotal })}
+        </Button>
       )}
     </Stack>
   );

@@ -21,6 +21,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AnchorLink } from '../../shell/links';
 import {
   CONTROL_ANSWER_STATUSES,
+  MAX_PAGE_SIZE,
   controlAnswerSchema,
   frameworkDetailSchema,
   triggerListSchema,
@@ -39,6 +40,7 @@ import { describeError, notifyError, notifyMessage } from '../../lib/notify';
 import { useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { personSummariesQuery } from '../settings/metadata-queries';
+import { reportsQuery } from '../reports/api';
 import { AutoEvidenceSection } from './auto-evidence';
 import { answersQuery, frameworkPath, frameworkQuery, governanceKey, periodPath } from './api';
 
@@ -301,6 +303,7 @@ function EvidenceList({
   const [linkName, setLinkName] = useState('');
   const [linkUrl, setLinkUrl] = useState('');
   const [slug, setSlug] = useState('');
+  const mayReadReports = useHasPermission('REPORT_VIEW');
   const saved = useAnswerSaved(orgId, period.id);
   const base = periodPath(orgId, period.id);
   const add = useMutation({
@@ -347,7 +350,10 @@ function EvidenceList({
   });
   const download = useMutation({
     mutationFn: async (evidence: Evidence) =>
-      saveBlob(await apiFetchFile(`${base}/evidence/${evidence.id}`, { accept: '*/*' }), evidence.name),
+      saveBlob(
+        await apiFetchFile(`${base}/evidence/${evidence.id}`, { accept: '*/*' }),
+        evidence.kind === 'report' ? `${evidence.name}.pdf` : evidence.name,
+      ),
     onError: (error) => notifyError(error, 'governance.evidence.downloadFailed'),
     meta: { notifyError: false },
   });
@@ -454,6 +460,13 @@ function EvidenceList({
               </Button>
             </Group>
           </form>
+          {mayReadReports && (
+            <ReportPicker
+              orgId={orgId}
+              pending={add.isPending}
+              onAttach={(reportId) => add.mutate({ kind: 'report', reportId })}
+            />
+          )}
           <FileButton multiple onChange={(files) => files.length > 0 && upload.mutate(files)}>
             {(props) => (
               <Button
@@ -479,6 +492,60 @@ function EvidenceList({
         onCancel={() => setRemoving(null)}
       />
     </Stack>
+  );
+}
+
+/** Chooses one of the newest completed reports of the reports area to attach as evidence. */
+function ReportPicker({
+  orgId,
+  pending,
+  onAttach,
+}: {
+  orgId: string;
+  pending: boolean;
+  onAttach: (reportId: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [reportId, setReportId] = useState<string | null>(null);
+  const reports = useQuery(reportsQuery(orgId, { pageSize: MAX_PAGE_SIZE, pageNumber: 1 }));
+  const completed = (reports.data?.items ?? []).filter((report) => report.state === 'COMPLETED');
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (reportId) onAttach(reportId);
+      }}
+    >
+      <Group align="flex-end" gap="xs">
+        <Select
+          size="xs"
+          searchable
+          label={t('governance.evidence.report')}
+          placeholder={
+            reports.isPending
+              ? t('governance.evidence.reportsLoading')
+              : completed.length === 0
+                ? t('governance.evidence.noReports')
+                : t('governance.evidence.reportPlaceholder')
+          }
+          disabled={reports.isPending || completed.length === 0}
+          error={reports.isError ? t('governance.evidence.reportsFailed') : undefined}
+          data={completed.map((report) => ({
+            value: report.id,
+            label: t('governance.evidence.reportRange', {
+              name: report.name,
+              begin: report.begin.slice(0, 10),
+              end: report.end.slice(0, 10),
+            }),
+          }))}
+          value={reportId}
+          onChange={setReportId}
+        />
+        <Button size="xs" type="submit" variant="default" disabled={!reportId} loading={pending}>
+          {t('governance.evidence.addReport')}
+        </Button>
+      </Group>
+    </form>
   );
 }
 

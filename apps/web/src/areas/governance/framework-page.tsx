@@ -33,9 +33,8 @@ import {
 } from '@vigil/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiFetch, apiFetchFile } from '../../lib/api';
-import { saveBlob } from '../../lib/download';
-import { notifyError, notifyMessage } from '../../lib/notify';
+import { apiFetch } from '../../lib/api';
+import { notifyMessage } from '../../lib/notify';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
@@ -43,6 +42,7 @@ import { ListPager } from '../../shell/list-pager';
 import { QueryStates } from '../../shell/query-status';
 import { answersQuery, frameworkPath, frameworkQuery, governanceKey, periodPath, periodsQuery } from './api';
 import { ControlPanel } from './control-panel';
+import { EvidenceReportDialog } from './evidence-report-dialog';
 import { CarryOverDialog, ComparePeriodsDialog, NewPeriodDialog } from './period-dialogs';
 import { StatusBadge } from './status-badge';
 
@@ -79,6 +79,7 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
   const [creating, setCreating] = useState(false);
   const [comparing, setComparing] = useState(false);
   const [carrying, setCarrying] = useState(false);
+  const [reporting, setReporting] = useState(false);
   const [pending, setPending] = useState<PeriodAction | null>(null);
   const [sectionId, setSectionId] = useState<string | null>(null);
   const list = periods.data ?? [];
@@ -101,16 +102,6 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
       await refresh();
     },
     meta: { errorKey: 'governance.periods.changeFailed' },
-  });
-
-  const report = useMutation({
-    mutationFn: async (chosen: EvaluationPeriod) =>
-      saveBlob(
-        await apiFetchFile(`${periodPath(orgId, chosen.id)}/evidence-report`, { accept: 'application/pdf' }),
-        `evidence-${framework.name}-${chosen.name}.pdf`,
-      ),
-    onError: (error) => notifyError(error, 'governance.periods.evidenceReportFailed'),
-    meta: { notifyError: false },
   });
 
   return (
@@ -146,8 +137,7 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
                   <Button
                     variant="default"
                     leftSection={<IconFileTypePdf size={16} />}
-                    loading={report.isPending}
-                    onClick={() => report.mutate(period)}
+                    onClick={() => setReporting(true)}
                   >
                     {t('governance.periods.evidenceReport')}
                   </Button>
@@ -212,6 +202,14 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
           frameworkId={framework.id}
           onClose={() => setCreating(false)}
           onCreated={(created) => setPeriodId(created.id)}
+        />
+      )}
+      {reporting && period && (
+        <EvidenceReportDialog
+          orgId={orgId}
+          frameworkName={framework.name}
+          period={period}
+          onClose={() => setReporting(false)}
         />
       )}
       {carrying && period && (

@@ -6,8 +6,9 @@ import type {
   FrameworkDetail,
   FrameworkSummary,
   LibraryFramework,
+  Report,
 } from '@vigil/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
 import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
@@ -215,6 +216,50 @@ describe('framework page', () => {
     expect(await within(row).findByText('Implemented')).toBeInTheDocument();
   });
 
+  it('downloads the evidence report of the elements chosen, refusing none without asking the server', async () => {
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:report'), revokeObjectURL: vi.fn() }),
+    );
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const fetchMock = stubApi({
+      ...withAccess([...EDIT, 'INCIDENT_VIEW']),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/evidence-report`]: { body: {} },
+    });
+    const reportCalls = () =>
+      fetchMock.mock.calls
+        .filter(([url]) => String(url).includes('/evidence-report'))
+        .map(([url]) => String(url));
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Evidence report (PDF)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Evidence report: FY 2026' });
+    // Only the elements the user may read are offered, all chosen.
+    for (const name of ['Framework status', 'Automatic evidence', 'Incident statistics']) {
+      expect(within(dialog).getByRole('checkbox', { name })).toBeChecked();
+    }
+    expect(within(dialog).queryByRole('checkbox', { name: 'Risk register summary' })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('checkbox', { name: 'Policy review status' })).not.toBeInTheDocument();
+    for (const name of ['Framework status', 'Automatic evidence', 'Incident statistics']) {
+      await user.click(within(dialog).getByRole('checkbox', { name }));
+    }
+    await user.click(within(dialog).getByRole('button', { name: 'Download PDF' }));
+    expect(
+      await within(dialog).findByText('Choose at least one element for the evidence report.'),
+    ).toBeInTheDocument();
+    expect(reportCalls()).toEqual([]);
+
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Incident statistics' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Framework status' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Download PDF' }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(reportCalls()).toEqual([
+      expect.stringMatching(/evidence-report\?elements=FRAMEWORK_STATUS,INCIDENT_STATISTICS$/),
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    click.mockRestore();
+  });
+
   it('finalizes after confirming, then shows the answers read-only', async () => {
     let periods = [period({ answered: 1 })];
     stubApi({
@@ -359,6 +404,97 @@ describe('framework page', () => {
   });
 });
 
+describe('report evidence', () => {
+  const report = (id: string, state: Report['state'], name: string): Report => ({
+    id,
+    templateId: 'tpl1',
+    scheduleId: null,
+    name,
+    range: '7D',
+    begin: '2026-02-01T00:00:00.000Z',
+    end: '2026-02-08T00:00:00.000Z',
+    state,
+    errorKey: null,
+    size: state === 'COMPLETED' ? 2048 : null,
+    requestedByName: 'Test User',
+    requestedOn: '2026-02-08T00:00:00.000Z',
+    completedOn: state === 'COMPLETED' ? '2026-02-08T00:01:00.000Z' : null,
+  });
+
+  it('attaches a completed report of the reports area and downloads its PDF', async () => {
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:report'), revokeObjectURL: vi.fn() }),
+    );
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    let answers: ControlAnswer[] = [];
+    const attached = answer({
+      evidence: [
+        {
+          id: 'e1',
+          kind: 'report',
+          name: 'Weekly logins (2026-02-01 to 2026-02-08)',
+          url: null,
+          ticket: null,
+          contentType: 'application/pdf',
+          size: 2048,
+          createdByName: 'Test User',
+          createdOn: '2026-02-09T00:00:00.000Z',
+        },
+      ],
+    });
+    const fetchMock = stubApi({
+      ...withAccess([...EDIT, 'REPORT_VIEW']),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/answers`]: () => ({ body: answers }),
+      [`GET ${gov}/period/p1/auto-evidence`]: { body: [] },
+      [`GET ${base}/reports`]: {
+        body: {
+          items: [report('r1', 'COMPLETED', 'Weekly logins'), report('r2', 'BUILDING', 'Still building')],
+          total: 2,
+        },
+      },
+      [`POST ${gov}/period/p1/control/c1/evidence`]: () => {
+        answers = [attached];
+        return { status: 201, body: attached };
+      },
+      [`GET ${gov}/period/p1/evidence/e1`]: { body: {} },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open GV.OC-01' }));
+    const drawer = await screen.findByRole('dialog');
+    await user.click(await within(drawer).findByRole('combobox', { name: 'Completed report' }));
+    expect(screen.queryByRole('option', { name: /Still building/ })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('option', { name: 'Weekly logins (2026-02-01 to 2026-02-08)' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Attach report' }));
+    await waitFor(() => {
+      const post = fetchMock.mock.calls.find(
+        ([url, init]) => String(url).endsWith('/control/c1/evidence') && init?.method === 'POST',
+      );
+      expect(requestBody(post?.[1])).toEqual({ kind: 'report', reportId: 'r1' });
+    });
+    await user.click(
+      await within(drawer).findByRole('button', { name: 'Weekly logins (2026-02-01 to 2026-02-08)' }),
+    );
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/period/p1/evidence/e1'))).toBe(true);
+    click.mockRestore();
+  });
+
+  it('offers no report without the report permission', async () => {
+    stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/auto-evidence`]: { body: [] },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open GV.OC-01' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByRole('button', { name: 'Add link' })).toBeInTheDocument();
+    expect(within(drawer).queryByRole('button', { name: 'Attach report' })).not.toBeInTheDocument();
+  });
+});
+
 describe('automatic evidence', () => {
   const source = (overrides: Partial<AutoEvidenceSource> = {}): AutoEvidenceSource => ({
     id: 'a1',
@@ -376,7 +512,49 @@ describe('automatic evidence', () => {
         evaluatedOn: '2026-03-01T10:00:00.000Z',
       },
     ],
+    historyTotal: 1,
     ...overrides,
+  });
+
+  it('pages through the evaluations older than the latest ones', async () => {
+    const evaluation = (day: number) => ({
+      state: 'PASSING' as const,
+      reason: `Run of day ${day}.`,
+      figures: {},
+      evaluatedOn: `2026-03-${String(day).padStart(2, '0')}T10:00:00.000Z`,
+    });
+    const days = Array.from({ length: 12 }, (_, index) => 12 - index);
+    const fetchMock = stubApi({
+      ...withAccess(EDIT),
+      ...frameworkRoutes([period()]),
+      [`GET ${gov}/period/p1/auto-evidence`]: {
+        body: [source({ history: days.slice(0, 10).map(evaluation), historyTotal: 12 })],
+      },
+      [`GET ${gov}/period/p1/auto-evidence/a1/history`]: ({ url }) => {
+        const page = Number(new URL(url, 'http://localhost').searchParams.get('pageNumber'));
+        return { body: { items: days.slice((page - 1) * 10, page * 10).map(evaluation), total: 12 } };
+      },
+    });
+    const { user } = renderApp(`/governance/frameworks/f1?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open GV.OC-01' }));
+    const drawer = await screen.findByRole('dialog');
+    const earlier = await within(drawer).findByRole('list', { name: 'Earlier evaluations' });
+    expect(within(earlier).getAllByRole('listitem')).toHaveLength(9);
+    expect(within(drawer).queryByText(/Run of day 1\./)).not.toBeInTheDocument();
+
+    await user.click(within(drawer).getByRole('button', { name: 'All 12 evaluations' }));
+    const all = await within(drawer).findByRole('list', { name: 'All evaluations' });
+    expect(within(all).getAllByRole('listitem')).toHaveLength(10);
+    await user.click(within(drawer).getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(within(drawer).getByText(/Run of day 1\./)).toBeInTheDocument());
+    expect(within(drawer).getByText(/Run of day 2\./)).toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(([url]) =>
+        String(url).includes('/auto-evidence/a1/history?pageSize=10&pageNumber=2'),
+      ),
+    ).toBe(true);
+    await user.click(within(drawer).getByRole('button', { name: 'Latest evaluations only' }));
+    expect(await within(drawer).findByRole('list', { name: 'Earlier evaluations' })).toBeInTheDocument();
   });
 
   it('adds a source, evaluates it now and removes it after confirming', async () => {
