@@ -4,6 +4,7 @@ import {
   inventoryListQuerySchema,
   inventoryListSchema,
   inventoryUpdateSchema,
+  libraryInventoryListSchema,
   riskCopyInputSchema,
   riskCopyResultSchema,
 } from '@vigil/contracts';
@@ -20,7 +21,9 @@ import {
   listInventory,
   updateInventoryItem,
 } from './inventory';
+import { withInRegister } from './repo';
 import { LIBRARY, orgScope, type Actor } from './service';
+import { riskInventoryItems } from './tables';
 
 const TAGS = ['risk'];
 const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(64) });
@@ -49,6 +52,7 @@ const ONE =
   '`ref` is the id or public id (S-0003). 404 RISK_INVENTORY_NOT_FOUND for missing items and those of other organisations.';
 const VERSION = '`version` is the version read: 409 RISK_MODIFIED when it changed meanwhile.';
 const LIBRARY_ADMIN = 'Provider administrators only (403 LIBRARY_COPY_DENIED).';
+export const IN_REGISTER = "Each item's `inRegister` says whether the organisation's register holds a copy.";
 
 /** The inventory of systems, applications and vendors: register and library. */
 export function inventoryRoutes(app: FastifyInstance, db: Db) {
@@ -135,13 +139,19 @@ export function inventoryRoutes(app: FastifyInstance, db: Db) {
       schema: {
         tags: TAGS,
         summary: "The provider's library of systems, applications and vendors",
-        description: `Readable without a risk product. ${FILTERS}`,
+        description: `Readable without a risk product. ${IN_REGISTER} ${FILTERS}`,
         params: orgParamsSchema,
         querystring: inventoryListQuerySchema,
-        response: { 200: inventoryListSchema },
+        response: { 200: libraryInventoryListSchema },
       },
     },
-    async (request) => listInventory(db, LIBRARY, request.query),
+    async (request) =>
+      withInRegister(
+        db,
+        riskInventoryItems,
+        accessOf(request).org.id,
+        await listInventory(db, LIBRARY, request.query),
+      ),
   );
 
   typed.get(

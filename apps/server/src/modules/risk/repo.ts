@@ -186,6 +186,22 @@ export async function copiedIds(
   return new Set(rows.map((row) => row.copiedFromId!));
 }
 
+/** A page of library items, each saying whether the organisation's register holds a copy of it. */
+export async function withInRegister<T extends { id: string }>(
+  db: Db,
+  table: Registered,
+  orgId: string,
+  page: { items: T[]; total: number },
+): Promise<{ items: (T & { inRegister: boolean })[]; total: number }> {
+  const copied = await copiedIds(
+    db,
+    table,
+    orgId,
+    page.items.map((item) => item.id),
+  );
+  return { ...page, items: page.items.map((item) => ({ ...item, inRegister: copied.has(item.id) })) };
+}
+
 /**
  * Splits library items into those the organisation's register holds a copy of and those to copy;
  * 409 RISK_COPY_ALREADY_IN_REGISTER when every one is there already.

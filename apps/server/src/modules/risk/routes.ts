@@ -8,6 +8,8 @@ import {
   controlListSchema,
   controlUpdateSchema,
   incidentRiskSchema,
+  libraryControlListSchema,
+  libraryRiskListSchema,
   incidentRisksInputSchema,
   RISK_LIST_KINDS,
   reviewScheduleInputSchema,
@@ -45,8 +47,9 @@ import {
 } from './controls';
 import { risksOfIncident, setIncidentRisks, setRiskIncidents } from './incidents';
 import { assessmentRoutes } from './assessment-routes';
-import { inventoryRoutes } from './inventory-routes';
+import { IN_REGISTER, inventoryRoutes } from './inventory-routes';
 import { addRiskListItem, listRiskListItems, removeRiskListItem } from './lists';
+import { withInRegister } from './repo';
 import {
   addReviewSchedule,
   deleteReviewSchedule,
@@ -66,6 +69,7 @@ import {
   updateRisk,
   type Actor,
 } from './service';
+import { riskControls, risks } from './tables';
 
 const TAGS = ['risk'];
 const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(64) });
@@ -341,13 +345,16 @@ export const riskRoutes =
         schema: {
           tags: TAGS,
           summary: "The provider's library of risks",
-          description: `Readable without a risk product. ${LIST_FILTERS}`,
+          description: `Readable without a risk product. ${IN_REGISTER} ${LIST_FILTERS}`,
           params: orgParamsSchema,
           querystring: riskListQuerySchema,
-          response: { 200: riskListSchema },
+          response: { 200: libraryRiskListSchema },
         },
       },
-      async (request) => listRisks(db, accessOf(request), LIBRARY, request.query),
+      async (request) => {
+        const access = accessOf(request);
+        return withInRegister(db, risks, access.org.id, await listRisks(db, access, LIBRARY, request.query));
+      },
     );
 
     app.get(
@@ -592,13 +599,19 @@ export const riskRoutes =
         schema: {
           tags: TAGS,
           summary: "The provider's library of controls",
-          description: 'Readable without a risk product; filters as for the register.',
+          description: `Readable without a risk product; filters as for the register. ${IN_REGISTER}`,
           params: orgParamsSchema,
           querystring: controlListQuerySchema,
-          response: { 200: controlListSchema },
+          response: { 200: libraryControlListSchema },
         },
       },
-      async (request) => listControls(db, LIBRARY, request.query),
+      async (request) =>
+        withInRegister(
+          db,
+          riskControls,
+          accessOf(request).org.id,
+          await listControls(db, LIBRARY, request.query),
+        ),
     );
 
     app.get(
