@@ -38,7 +38,7 @@ import { QueryStates } from '../../shell/query-status';
 import { useTicketPeople } from '../tickets/ticket-badges';
 import { controlPath, controlQuery, controlsQuery, riskKey, riskListPath, risksQuery } from './api';
 import { useRiskModules } from './module-badges';
-import { RegisterList, useLibraryEditor, useRegisterList } from './register-list';
+import { RegisterList, useRegisterList } from './register-list';
 import { ReviewScheduleCard } from './review-schedule';
 import { needsReason, type ScoreDraft } from './score-panel';
 
@@ -60,9 +60,6 @@ export function ControlsPage({ library }: { library: boolean }) {
 
 function ControlList({ library }: { library: boolean }) {
   const { t } = useTranslation();
-  const canEdit = useHasPermission('RISK_EDIT');
-  const libraryEditor = useLibraryEditor();
-  const mayEdit = library ? libraryEditor : canEdit;
   const list = useRegisterList('controls', library);
   const [open, setOpen] = useState<string | null>(null);
   const query = useQuery(controlsQuery(list.orgId, library, list.params));
@@ -72,7 +69,7 @@ function ControlList({ library }: { library: boolean }) {
         list={list}
         query={query}
         actions={
-          mayEdit && (
+          list.mayWrite && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setOpen('new')}>
               {t('risk.control.new')}
             </Button>
@@ -116,7 +113,7 @@ function ControlList({ library }: { library: boolean }) {
           orgId={list.orgId}
           refId={open}
           library={library}
-          readOnly={library && !mayEdit}
+          readOnly={library && !list.mayWrite}
           onClose={() => setOpen(null)}
         />
       )}

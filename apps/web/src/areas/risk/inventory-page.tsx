@@ -40,7 +40,7 @@ import { QueryStates } from '../../shell/query-status';
 import { useTicketPeople } from '../tickets/ticket-badges';
 import { riskKey, riskListsQuery } from './api';
 import { LevelBadge, useRiskModules } from './module-badges';
-import { RegisterList, useLibraryEditor, useRegisterList } from './register-list';
+import { RegisterList, useRegisterList } from './register-list';
 
 export const inventoryItemPath = (orgId: string, ref: string, library = false) =>
   library
@@ -98,9 +98,6 @@ export function InventoryPage({ library }: { library: boolean }) {
 
 function InventoryList({ library }: { library: boolean }) {
   const { t } = useTranslation();
-  const canEdit = useHasPermission('RISK_EDIT');
-  const libraryEditor = useLibraryEditor();
-  const mayEdit = library ? libraryEditor : canEdit;
   const list = useRegisterList('inventory', library);
   const [kind, setKind] = useState<InventoryKind | undefined>();
   const [open, setOpen] = useState<string | null>(null);
@@ -121,7 +118,7 @@ function InventoryList({ library }: { library: boolean }) {
           />
         }
         actions={
-          mayEdit && (
+          list.mayWrite && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setOpen('new')}>
               {t('risk.inventory.new')}
             </Button>
@@ -176,7 +173,7 @@ function InventoryList({ library }: { library: boolean }) {
           orgId={list.orgId}
           refId={open}
           library={library}
-          readOnly={library && !mayEdit}
+          readOnly={library && !list.mayWrite}
           onClose={() => setOpen(null)}
         />
       )}

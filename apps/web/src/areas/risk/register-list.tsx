@@ -67,6 +67,7 @@ export function useRegisterList(kind: RegisterKind, library: boolean) {
   const orgId = useCurrentOrgId() ?? '';
   const held = useRiskModules();
   const canEdit = useHasPermission('RISK_EDIT');
+  const libraryEditor = useLibraryEditor();
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 300);
   const [sort, setSort] = useState({ sortBy: 'number', desc: false });
@@ -83,6 +84,8 @@ export function useRegisterList(kind: RegisterKind, library: boolean) {
   return {
     orgId,
     library,
+    /** Whether the caller creates and changes the list's items. */
+    mayWrite: library ? libraryEditor : canEdit,
     /** Copying needs a risk product to copy into. */
     canCopy: library && canEdit && held.length > 0,
     search,

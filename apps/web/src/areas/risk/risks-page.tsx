@@ -14,7 +14,7 @@ import { GatedPage } from '../../shell/gated-page';
 import { AnchorLink, ButtonLink } from '../../shell/links';
 import { risksQuery } from './api';
 import { LevelBadge, ModuleBadges, useRiskModules } from './module-badges';
-import { RegisterList, useLibraryEditor, useRegisterList } from './register-list';
+import { RegisterList, useRegisterList } from './register-list';
 
 /** The risk register (/risk/risks/register) or the provider's library (/risk/risks/library). */
 export function RisksPage({ library }: { library: boolean }) {
@@ -36,9 +36,6 @@ function RiskList({ library }: { library: boolean }) {
   const { t } = useTranslation();
   const held = useRiskModules();
   const offered = library ? [...RISK_MODULES] : held;
-  const canEdit = useHasPermission('RISK_EDIT');
-  const libraryEditor = useLibraryEditor();
-  const mayCreate = library ? libraryEditor : canEdit;
   const list = useRegisterList('risks', library);
   const [modules, setModules] = useState<RiskModule[]>(offered);
   const [state, setState] = useState<'ACTIVE' | 'INACTIVE' | 'ALL'>('ACTIVE');
@@ -96,7 +93,7 @@ function RiskList({ library }: { library: boolean }) {
               {t('risk.lists.title')}
             </ButtonLink>
           )}
-          {mayCreate && (
+          {list.mayWrite && (
             <ButtonLink to={base} params={{ ref: 'new' }} leftSection={<IconPlus size={16} />}>
               {t('risk.new')}
             </ButtonLink>
