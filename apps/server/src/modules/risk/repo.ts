@@ -56,7 +56,7 @@ export async function nextNumber(
   return counter!.lastNumber;
 }
 
-type Registered = typeof risks | typeof riskControls | typeof riskInventoryItems;
+export type Registered = typeof risks | typeof riskControls | typeof riskInventoryItems;
 
 export function scopeWhere(table: Registered, scope: Scope): SQL {
   return 'orgId' in scope
