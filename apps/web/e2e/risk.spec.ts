@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { baseUrl, signInThroughPage } from './support';
+import { baseUrl, orgIdOf, signInThroughPage } from './support';
 
 test('a risk officer scores a new risk from two linked controls and a system, overrides a recommendation with its reason and marks a late review done', async ({
   page,
@@ -176,4 +176,45 @@ test('a risk officer links an incident to a risk from the risk page, sees it on 
   await page.getByRole('link', { name: 'Risk register' }).click();
   await page.getByRole('checkbox', { name: 'Scores to revisit only' }).check();
   await expect(page.getByRole('row').filter({ hasText: 'Scores to revisit' }).first()).toBeVisible();
+});
+
+test('the provider administrator adds a control to the library, and a bank copies it into its register once', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const name = `Immutable backups ${Date.now().toString(36)}`;
+  await signInThroughPage(page, 'admin@vigil.example');
+  await expect(page.getByRole('heading', { name: 'Select an organisation' })).toBeVisible();
+  // Provider staff work in the provider's own organisation.
+  const provider = await orgIdOf(page.request, 'Vigil Managed Security');
+  await page.goto(`${baseUrl()}/risk/controls/library?orgId=${provider}`);
+  await page.getByRole('button', { name: 'New control' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New control' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+  await dialog.getByRole('combobox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'Preventative' }).click();
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText(/^LC-\d{4} saved\.$/)).toBeVisible();
+  await page.getByRole('textbox', { name: 'Search' }).fill(name);
+  await expect(page.getByRole('row').filter({ hasText: name })).toBeVisible();
+
+  // A bank's risk officer, in a browser of their own, copies it; the library then marks it as held.
+  const bank = await (await browser.newContext()).newPage();
+  await signInThroughPage(bank, 'compliance@firstharbor.example');
+  await expect(bank).not.toHaveURL(/\/login/);
+  await bank.goto(`${baseUrl()}/risk/controls/library`);
+  await expect(bank.getByRole('heading', { name: 'Control library' })).toBeVisible();
+  await bank.getByRole('textbox', { name: 'Search' }).fill(name);
+  const row = bank.getByRole('row').filter({ hasText: name });
+  await expect(row.getByText('In the register')).toHaveCount(0);
+  // The bank reads the library but does not write it.
+  await expect(bank.getByRole('button', { name: 'New control' })).toHaveCount(0);
+  await row.getByRole('checkbox', { name: `Choose ${name}` }).check();
+  await bank.getByRole('button', { name: 'Copy to register (1)' }).click();
+  await expect(bank.getByText('1 item(s) copied to the register.')).toBeVisible();
+  await expect(row.getByText('In the register')).toBeVisible();
+  await bank.getByRole('link', { name: 'Control register' }).click();
+  await bank.getByRole('textbox', { name: 'Search' }).fill(name);
+  await expect(bank.getByRole('row').filter({ hasText: name })).toBeVisible();
 });

@@ -36,4 +36,5 @@ export * from './home';
 export * from './integrations';
 export * from './risk';
 export * from './risk-inventory';
+export * from './risk-library';
 export * from './risk-assessments';

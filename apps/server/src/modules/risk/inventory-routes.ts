@@ -4,12 +4,10 @@ import {
   inventoryListQuerySchema,
   inventoryListSchema,
   inventoryUpdateSchema,
-  riskCopyInputSchema,
-  riskCopyResultSchema,
+  libraryInventoryListSchema,
 } from '@vigil/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { accessOf } from '../../platform/access';
 import { orgParamsSchema } from '../../platform/http';
@@ -20,15 +18,17 @@ import {
   listInventory,
   updateInventoryItem,
 } from './inventory';
-import { LIBRARY, orgScope, type Actor } from './service';
-
-const TAGS = ['risk'];
-const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(64) });
-const actorOf = (request: FastifyRequest): Actor => ({ access: accessOf(request), ip: request.ip });
-const REGISTER_VIEW = { access: { permission: 'RISK_VIEW' as const, sku: 'risk' as const } };
-const REGISTER_EDIT = { access: { permission: 'RISK_EDIT' as const, sku: 'risk' as const } };
-const LIBRARY_VIEW = { access: { permission: 'RISK_VIEW' as const } };
-const LIBRARY_EDIT = { access: { permission: 'RISK_EDIT' as const } };
+import {
+  actorOf,
+  libraryRoutes,
+  REGISTER_EDIT,
+  REGISTER_VIEW,
+  refParams,
+  TAGS,
+  VERSION,
+} from './library-routes';
+import { LIBRARY, orgScope } from './service';
+import { riskInventoryItems } from './tables';
 
 const FILTERS =
   '`kind` SYSTEM, APPLICATION or VENDOR, `systemType`, `incomplete` (a question unanswered), `q` (public id, ' +
@@ -47,8 +47,6 @@ const RULES =
   'links). Nothing is written on an error.';
 const ONE =
   '`ref` is the id or public id (S-0003). 404 RISK_INVENTORY_NOT_FOUND for missing items and those of other organisations.';
-const VERSION = '`version` is the version read: 409 RISK_MODIFIED when it changed meanwhile.';
-const LIBRARY_ADMIN = 'Provider administrators only (403 LIBRARY_COPY_DENIED).';
 
 /** The inventory of systems, applications and vendors: register and library. */
 export function inventoryRoutes(app: FastifyInstance, db: Db) {
@@ -128,87 +126,26 @@ export function inventoryRoutes(app: FastifyInstance, db: Db) {
       ),
   );
 
-  typed.get(
-    '/api/org/:orgId/inventory/library',
-    {
-      config: LIBRARY_VIEW,
-      schema: {
-        tags: TAGS,
-        summary: "The provider's library of systems, applications and vendors",
-        description: `Readable without a risk product. ${FILTERS}`,
-        params: orgParamsSchema,
-        querystring: inventoryListQuerySchema,
-        response: { 200: inventoryListSchema },
-      },
+  libraryRoutes(app, db, {
+    path: 'inventory',
+    table: riskInventoryItems,
+    one: 'inventory item',
+    many: 'systems, applications and vendors',
+    query: inventoryListQuerySchema,
+    list: libraryInventoryListSchema,
+    create: inventoryCreateSchema,
+    update: inventoryUpdateSchema,
+    detail: inventoryDetailSchema,
+    describe: {
+      list: FILTERS,
+      one: '`ref` is the id or public id (LS-0001).',
+      create: 'Library items name no lists or people.',
+      copy: 'Items come with their answers and line items. 404 RISK_INVENTORY_NOT_FOUND for ids not in the library.',
     },
-    async (request) => listInventory(db, LIBRARY, request.query),
-  );
-
-  typed.get(
-    '/api/org/:orgId/inventory/library/:ref',
-    {
-      config: LIBRARY_VIEW,
-      schema: {
-        tags: TAGS,
-        summary: 'One library inventory item',
-        description:
-          '`inRegister` says whether the organisation holds a copy. `ref` is the id or public id (LS-0001).',
-        params: refParams,
-        response: { 200: inventoryDetailSchema },
-      },
-    },
-    async (request) => getInventoryItem(db, accessOf(request), LIBRARY, request.params.ref),
-  );
-
-  typed.post(
-    '/api/org/:orgId/inventory/library',
-    {
-      config: LIBRARY_EDIT,
-      schema: {
-        tags: TAGS,
-        summary: 'Add an item to the inventory library',
-        description: `${LIBRARY_ADMIN} Library items name no lists or people.`,
-        params: orgParamsSchema,
-        body: inventoryCreateSchema,
-        response: { 201: inventoryDetailSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.status(201).send(await createInventoryItem(db, actorOf(request), request.body, true)),
-  );
-
-  typed.patch(
-    '/api/org/:orgId/inventory/library/:ref',
-    {
-      config: LIBRARY_EDIT,
-      schema: {
-        tags: TAGS,
-        summary: 'Change a library inventory item',
-        description: `${LIBRARY_ADMIN} ${VERSION}`,
-        params: refParams,
-        body: inventoryUpdateSchema,
-        response: { 200: inventoryDetailSchema },
-      },
-    },
-    async (request) => updateInventoryItem(db, actorOf(request), LIBRARY, request.params.ref, request.body),
-  );
-
-  typed.post(
-    '/api/org/:orgId/inventory/library/copy',
-    {
-      config: REGISTER_EDIT,
-      schema: {
-        tags: TAGS,
-        summary: 'Copy library items into the inventory',
-        description:
-          '`ids` of library items, copied with their answers and line items. Those the inventory already holds ' +
-          '(one copy per library item) are skipped and listed in `alreadyInRegister`; 409 ' +
-          'RISK_COPY_ALREADY_IN_REGISTER when every one was. 404 RISK_INVENTORY_NOT_FOUND for ids not in the library.',
-        params: orgParamsSchema,
-        body: riskCopyInputSchema,
-        response: { 200: riskCopyResultSchema },
-      },
-    },
-    async (request) => copyLibraryInventory(db, actorOf(request), request.body.ids),
-  );
+    listItems: (db, _access, query) => listInventory(db, LIBRARY, query),
+    getItem: getInventoryItem,
+    createItem: createInventoryItem,
+    updateItem: updateInventoryItem,
+    copyItems: copyLibraryInventory,
+  });
 }

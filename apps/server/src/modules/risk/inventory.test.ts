@@ -394,6 +394,19 @@ describe('the inventory library', () => {
     });
     expect(copy.lineItems[0]!.id).not.toBe(one.lineItems[0]!.id);
 
+    // The library list marks what this organisation's register holds, and only for it.
+    const marked = (await call('GET', '/inventory/library', viewer)).json() as { items: Item[] };
+    expect(marked.items.map((item) => [item.name, item.inRegister])).toEqual([
+      ['Library core processor', true],
+      ['Library firewall', false],
+    ]);
+    const elsewhere = (
+      await call('GET', '/inventory/library', providerAdmin, undefined, providerOrgId)
+    ).json() as {
+      items: Item[];
+    };
+    expect(elsewhere.items.every((item) => !item.inRegister)).toBe(true);
+
     const second = await call('POST', '/inventory/library/copy', editor, { ids: [one.id, two.id] });
     expect(second.json()).toMatchObject({
       copied: [{ name: 'Library firewall' }],

@@ -56,7 +56,7 @@ export async function nextNumber(
   return counter!.lastNumber;
 }
 
-type Registered = typeof risks | typeof riskControls | typeof riskInventoryItems;
+export type Registered = typeof risks | typeof riskControls | typeof riskInventoryItems;
 
 export function scopeWhere(table: Registered, scope: Scope): SQL {
   return 'orgId' in scope
@@ -184,6 +184,22 @@ export async function copiedIds(
     .from(table)
     .where(and(eq(table.orgId, orgId), inArray(table.copiedFromId, libraryIds)));
   return new Set(rows.map((row) => row.copiedFromId!));
+}
+
+/** A page of library items, each saying whether the organisation's register holds a copy of it. */
+export async function withInRegister<T extends { id: string }>(
+  db: Db,
+  table: Registered,
+  orgId: string,
+  page: { items: T[]; total: number },
+): Promise<{ items: (T & { inRegister: boolean })[]; total: number }> {
+  const copied = await copiedIds(
+    db,
+    table,
+    orgId,
+    page.items.map((item) => item.id),
+  );
+  return { ...page, items: page.items.map((item) => ({ ...item, inRegister: copied.has(item.id) })) };
 }
 
 /**

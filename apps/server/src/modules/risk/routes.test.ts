@@ -498,6 +498,12 @@ describe('the library', () => {
       'RISK_MODULE_NOT_ENTITLED',
     );
     expect(((await call('GET', `/risks/library/${one.id}`)).json() as Detail).inRegister).toBe(true);
+    // The library list marks what this organisation's register holds.
+    const marked = (await call('GET', '/risks/library?pageSize=500')).json() as {
+      items: { id: string; inRegister: boolean }[];
+    };
+    expect(marked.items.find((risk) => risk.id === one.id)?.inRegister).toBe(true);
+    expect(marked.items.find((risk) => risk.id === sysOnly.id)?.inRegister).toBe(false);
 
     // A copy takes the library content again; a risk of the register's own cannot.
     await call(
@@ -625,8 +631,18 @@ describe('controls', () => {
       )
     ).json() as { id: string; publicId: string };
     expect(library.publicId).toMatch(/^LC-/);
+    const inRegister = async (org: string, user: SeededUser) => {
+      const list = await call('GET', '/controls/library?pageSize=500', user, undefined, org);
+      return (list.json() as { items: { id: string; inRegister: boolean }[] }).items.find(
+        (control) => control.id === library.id,
+      )?.inRegister;
+    };
+    expect(await inRegister(orgId, viewer)).toBe(false);
     const copy = await call('POST', '/controls/library/copy', editor, { ids: [library.id] });
     expect(copy.json()).toMatchObject({ copied: [{ name: 'Library MFA' }], alreadyInRegister: [] });
+    expect(await inRegister(orgId, viewer)).toBe(true);
+    // Another organisation's copy is not this one's.
+    expect(await inRegister(providerOrgId, providerAdmin)).toBe(false);
     expectError(
       await call('POST', '/controls/library/copy', editor, { ids: [library.id] }),
       409,

@@ -8,12 +8,12 @@ import {
   controlListSchema,
   controlUpdateSchema,
   incidentRiskSchema,
+  libraryControlListSchema,
+  libraryRiskListSchema,
   incidentRisksInputSchema,
   RISK_LIST_KINDS,
   reviewScheduleInputSchema,
   reviewScheduleSchema,
-  riskCopyInputSchema,
-  riskCopyResultSchema,
   riskCreateSchema,
   riskDetailSchema,
   riskIncidentSchema,
@@ -25,7 +25,6 @@ import {
   riskStateInputSchema,
   riskUpdateSchema,
 } from '@vigil/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -46,6 +45,17 @@ import {
 import { risksOfIncident, setIncidentRisks, setRiskIncidents } from './incidents';
 import { assessmentRoutes } from './assessment-routes';
 import { inventoryRoutes } from './inventory-routes';
+import {
+  actorOf,
+  LIBRARY_ADMIN,
+  LIBRARY_EDIT,
+  libraryRoutes,
+  REGISTER_EDIT,
+  REGISTER_VIEW,
+  refParams,
+  TAGS,
+  VERSION,
+} from './library-routes';
 import { addRiskListItem, listRiskListItems, removeRiskListItem } from './lists';
 import {
   addReviewSchedule,
@@ -64,26 +74,14 @@ import {
   orgScope,
   resyncRisk,
   updateRisk,
-  type Actor,
 } from './service';
-
-const TAGS = ['risk'];
-const refParams = orgParamsSchema.extend({ ref: z.string().min(1).max(64) });
-const actorOf = (request: FastifyRequest): Actor => ({ access: accessOf(request), ip: request.ip });
-
-/** The register needs a risk product; the library is open to every holder of RISK_VIEW. */
-const REGISTER_VIEW = { access: { permission: 'RISK_VIEW' as const, sku: 'risk' as const } };
-const REGISTER_EDIT = { access: { permission: 'RISK_EDIT' as const, sku: 'risk' as const } };
-const LIBRARY_VIEW = { access: { permission: 'RISK_VIEW' as const } };
-const LIBRARY_EDIT = { access: { permission: 'RISK_EDIT' as const } };
+import { riskControls, risks } from './tables';
 
 const ONE_RISK =
   '`ref` is the id or public id (R-0042). 404 RISK_NOT_FOUND for missing risks and those of other organisations.';
 const ONE_CONTROL =
   '`ref` is the id or public id (C-0007). 404 RISK_CONTROL_NOT_FOUND for missing controls and those of other ' +
   'organisations.';
-const VERSION =
-  '`version` is the version read: 409 RISK_MODIFIED when it changed meanwhile, and nothing is written.';
 const LIST_FILTERS =
   '`modules` (comma-separated; default and upper bound: the modules the organisation holds, every module in ' +
   'the library), `q` (public id, name or definition), `state` ACTIVE (default), INACTIVE or ALL, `exceptions` ' +
@@ -106,10 +104,6 @@ const RISK_RULES =
   '`overrideReason`, which is kept (400 RISK_SCORE_OVERRIDE_REASON_REQUIRED). Every change is kept in the ' +
   'history (NAME, DEFINITION, RESPONSE, SCORE, FIELDS, LINKS). Sending `scores` (changed or not) saves them and ' +
   'clears `revisitScores` (history REVISIT).';
-const COPY =
-  '`ids` of library items. Those the register already holds (one copy per library item) are skipped and ' +
-  'listed in `alreadyInRegister`; 409 RISK_COPY_ALREADY_IN_REGISTER when every one was. Copies take the next ' +
-  'public ids and the history entry COPIED.';
 const CONTROL_RULES =
   '`ownerId` an active person of the organisation (400 RISK_INVALID_PERSON); `riskIds` risks of the same ' +
   'register (400 RISK_INVALID_LINKS); `triggerIds` triggers of the organisation, not deleted (400 ' +
@@ -117,7 +111,6 @@ const CONTROL_RULES =
   'firing. `overallScore` is recommended as the weaker of design and operating ' +
   'effectiveness: `recommended: true` (400 RISK_SCORE_NEEDS_INPUTS without both) or a `value`, with an ' +
   '`overrideReason` when it differs (400 RISK_SCORE_OVERRIDE_REASON_REQUIRED).';
-const LIBRARY_ADMIN = 'Provider administrators only (403 LIBRARY_COPY_DENIED).';
 
 function uploadRefusal({ refusal }: UploadRefusedError): AppError {
   if (refusal.reason === 'fileTooLarge') {
@@ -334,70 +327,6 @@ export const riskRoutes =
       async (request) => setIncidentRisks(db, actorOf(request), request.params.ref, request.body.riskIds),
     );
 
-    app.get(
-      '/api/org/:orgId/risks/library',
-      {
-        config: LIBRARY_VIEW,
-        schema: {
-          tags: TAGS,
-          summary: "The provider's library of risks",
-          description: `Readable without a risk product. ${LIST_FILTERS}`,
-          params: orgParamsSchema,
-          querystring: riskListQuerySchema,
-          response: { 200: riskListSchema },
-        },
-      },
-      async (request) => listRisks(db, accessOf(request), LIBRARY, request.query),
-    );
-
-    app.get(
-      '/api/org/:orgId/risks/library/:ref',
-      {
-        config: LIBRARY_VIEW,
-        schema: {
-          tags: TAGS,
-          summary: 'One library risk',
-          description: `\`inRegister\` says whether the organisation holds a copy. \`ref\` is the id or public id (LR-0001).`,
-          params: refParams,
-          response: { 200: riskDetailSchema },
-        },
-      },
-      async (request) => getRisk(db, accessOf(request), LIBRARY, request.params.ref),
-    );
-
-    app.post(
-      '/api/org/:orgId/risks/library',
-      {
-        config: LIBRARY_EDIT,
-        schema: {
-          tags: TAGS,
-          summary: 'Add a risk to the library',
-          description: `${LIBRARY_ADMIN} Library risks name no lists, tags, people or other organisations' links.`,
-          params: orgParamsSchema,
-          body: riskCreateSchema,
-          response: { 201: riskDetailSchema },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await createRisk(db, actorOf(request), request.body, true)),
-    );
-
-    app.patch(
-      '/api/org/:orgId/risks/library/:ref',
-      {
-        config: LIBRARY_EDIT,
-        schema: {
-          tags: TAGS,
-          summary: 'Change a library risk',
-          description: `${LIBRARY_ADMIN} ${VERSION}`,
-          params: refParams,
-          body: riskUpdateSchema,
-          response: { 200: riskDetailSchema },
-        },
-      },
-      async (request) => updateRisk(db, actorOf(request), LIBRARY, request.params.ref, request.body),
-    );
-
     app.put(
       '/api/org/:orgId/risks/library/:ref/state',
       {
@@ -414,23 +343,30 @@ export const riskRoutes =
       async (request) => changeRiskState(db, actorOf(request), LIBRARY, request.params.ref, request.body),
     );
 
-    app.post(
-      '/api/org/:orgId/risks/library/copy',
-      {
-        config: REGISTER_EDIT,
-        schema: {
-          tags: TAGS,
-          summary: 'Copy library risks into the register',
-          description:
-            `${COPY} Only the modules the organisation holds come along; an item with none of them answers 400 ` +
-            'RISK_MODULE_NOT_ENTITLED. 404 RISK_NOT_FOUND for ids not in the library.',
-          params: orgParamsSchema,
-          body: riskCopyInputSchema,
-          response: { 200: riskCopyResultSchema },
-        },
+    libraryRoutes(app, db, {
+      path: 'risks',
+      table: risks,
+      one: 'risk',
+      many: 'risks',
+      query: riskListQuerySchema,
+      list: libraryRiskListSchema,
+      create: riskCreateSchema,
+      update: riskUpdateSchema,
+      detail: riskDetailSchema,
+      describe: {
+        list: LIST_FILTERS,
+        one: '`ref` is the id or public id (LR-0001).',
+        create: "Library risks name no lists, tags, people or other organisations' links.",
+        copy:
+          'Only the modules the organisation holds come along; an item with none of them answers 400 ' +
+          'RISK_MODULE_NOT_ENTITLED. 404 RISK_NOT_FOUND for ids not in the library.',
       },
-      async (request) => copyLibraryRisks(db, actorOf(request), request.body.ids),
-    );
+      listItems: (db, access, query) => listRisks(db, access, LIBRARY, query),
+      getItem: getRisk,
+      createItem: createRisk,
+      updateItem: updateRisk,
+      copyItems: copyLibraryRisks,
+    });
 
     inventoryRoutes(app, db);
     assessmentRoutes(app, db);
@@ -585,85 +521,28 @@ export const riskRoutes =
       async (request) => removeEvidence(db, actorOf(request), request.params.ref, request.params.fileId),
     );
 
-    app.get(
-      '/api/org/:orgId/controls/library',
-      {
-        config: LIBRARY_VIEW,
-        schema: {
-          tags: TAGS,
-          summary: "The provider's library of controls",
-          description: 'Readable without a risk product; filters as for the register.',
-          params: orgParamsSchema,
-          querystring: controlListQuerySchema,
-          response: { 200: controlListSchema },
-        },
+    libraryRoutes(app, db, {
+      path: 'controls',
+      table: riskControls,
+      one: 'control',
+      many: 'controls',
+      query: controlListQuerySchema,
+      list: libraryControlListSchema,
+      create: controlCreateSchema,
+      update: controlUpdateSchema,
+      detail: controlDetailSchema,
+      describe: {
+        list: 'Filters as for the register.',
+        one: '`ref` is the id or public id (LC-0001).',
+        create: 'Library controls have no owner.',
+        copy: '404 RISK_CONTROL_NOT_FOUND for ids not in the library.',
       },
-      async (request) => listControls(db, LIBRARY, request.query),
-    );
-
-    app.get(
-      '/api/org/:orgId/controls/library/:ref',
-      {
-        config: LIBRARY_VIEW,
-        schema: {
-          tags: TAGS,
-          summary: 'One library control',
-          description: '`inRegister` says whether the organisation holds a copy.',
-          params: refParams,
-          response: { 200: controlDetailSchema },
-        },
-      },
-      async (request) => getControl(db, accessOf(request), LIBRARY, request.params.ref),
-    );
-
-    app.post(
-      '/api/org/:orgId/controls/library',
-      {
-        config: LIBRARY_EDIT,
-        schema: {
-          tags: TAGS,
-          summary: 'Add a control to the library',
-          description: `${LIBRARY_ADMIN} Library controls have no owner.`,
-          params: orgParamsSchema,
-          body: controlCreateSchema,
-          response: { 201: controlDetailSchema },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await createControl(db, actorOf(request), request.body, true)),
-    );
-
-    app.patch(
-      '/api/org/:orgId/controls/library/:ref',
-      {
-        config: LIBRARY_EDIT,
-        schema: {
-          tags: TAGS,
-          summary: 'Change a library control',
-          description: `${LIBRARY_ADMIN} ${VERSION}`,
-          params: refParams,
-          body: controlUpdateSchema,
-          response: { 200: controlDetailSchema },
-        },
-      },
-      async (request) => updateControl(db, actorOf(request), LIBRARY, request.params.ref, request.body),
-    );
-
-    app.post(
-      '/api/org/:orgId/controls/library/copy',
-      {
-        config: REGISTER_EDIT,
-        schema: {
-          tags: TAGS,
-          summary: 'Copy library controls into the register',
-          description: `${COPY} 404 RISK_CONTROL_NOT_FOUND for ids not in the library.`,
-          params: orgParamsSchema,
-          body: riskCopyInputSchema,
-          response: { 200: riskCopyResultSchema },
-        },
-      },
-      async (request) => copyLibraryControls(db, actorOf(request), request.body.ids),
-    );
+      listItems: (db, _access, query) => listControls(db, LIBRARY, query),
+      getItem: getControl,
+      createItem: createControl,
+      updateItem: updateControl,
+      copyItems: copyLibraryControls,
+    });
 
     // Custom lists -----------------------------------------------------------------------------------
 

@@ -2,6 +2,8 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
   controlDetailSchema,
   controlListSchema,
+  libraryControlListSchema,
+  libraryRiskListSchema,
   riskDetailSchema,
   riskListItemSchema,
   riskListSchema,
@@ -50,13 +52,13 @@ function searchOf(params: Record<string, string | number | boolean | string[] | 
   return search.toString();
 }
 
-/** GET /risks or /risks/library. */
+/** GET /risks or /risks/library (whose items say whether the register holds a copy). */
 export const risksQuery = (orgId: string, library: boolean, params: RiskListParams) =>
   queryOptions({
     queryKey: [...riskKey(orgId), 'risks', library, params] as const,
     queryFn: ({ signal }) =>
       apiFetch(`${riskListPath(orgId, 'risks', library)}?${searchOf({ ...params })}`, {
-        schema: riskListSchema,
+        schema: library ? libraryRiskListSchema : riskListSchema,
         signal,
       }),
     placeholderData: keepPreviousData,
@@ -76,13 +78,13 @@ export interface ControlListParams {
   pageNumber: number;
 }
 
-/** GET /controls or /controls/library. */
+/** GET /controls or /controls/library (whose items say whether the register holds a copy). */
 export const controlsQuery = (orgId: string, library: boolean, params: ControlListParams) =>
   queryOptions({
     queryKey: [...riskKey(orgId), 'controls', library, params] as const,
     queryFn: ({ signal }) =>
       apiFetch(`${riskListPath(orgId, 'controls', library)}?${searchOf({ ...params })}`, {
-        schema: controlListSchema,
+        schema: library ? libraryControlListSchema : controlListSchema,
         signal,
       }),
     placeholderData: keepPreviousData,

@@ -2,7 +2,6 @@ import {
   Anchor,
   Button,
   Checkbox,
-  EmptyState,
   FileButton,
   Group,
   Modal,
@@ -14,17 +13,8 @@ import {
   TextInput,
   Textarea,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import {
-  IconCopy,
-  IconDownload,
-  IconPlus,
-  IconSearch,
-  IconShieldCheck,
-  IconTrash,
-  IconUpload,
-} from '@tabler/icons-react';
+import { IconDownload, IconPlus, IconShieldCheck, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CONTROL_CATEGORIES,
@@ -32,10 +22,8 @@ import {
   CONTROL_STRENGTHS,
   CONTROL_TYPES,
   controlDetailSchema,
-  DEFAULT_PAGE_SIZE,
   recommendedOverallScore,
-  riskCopyResultSchema,
-  type Control,
+  RISK_MODULES,
   type ControlDetail,
   type ControlStrength,
 } from '@vigil/contracts';
@@ -43,15 +31,14 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch, apiFetchFile, orgPath } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
-import { useCurrentOrgId, useHasPermission } from '../../lib/session';
+import { useHasPermission } from '../../lib/session';
 import { triggersQuery } from '../triggers/triggers';
 import { GatedPage } from '../../shell/gated-page';
-import { ListPager } from '../../shell/list-pager';
-import { ListStates, QueryStates } from '../../shell/query-status';
-import { SortableHeader } from '../../shell/sortable-header';
+import { QueryStates } from '../../shell/query-status';
 import { useTicketPeople } from '../tickets/ticket-badges';
-import { controlPath, controlQuery, controlsQuery, riskKey, risksQuery } from './api';
+import { controlPath, controlQuery, controlsQuery, riskKey, riskListPath, risksQuery } from './api';
 import { useRiskModules } from './module-badges';
+import { RegisterList, useRegisterList } from './register-list';
 import { ReviewScheduleCard } from './review-schedule';
 import { needsReason, type ScoreDraft } from './score-panel';
 
@@ -73,183 +60,64 @@ export function ControlsPage({ library }: { library: boolean }) {
 
 function ControlList({ library }: { library: boolean }) {
   const { t } = useTranslation();
-  const orgId = useCurrentOrgId() ?? '';
-  const queryClient = useQueryClient();
-  const held = useRiskModules();
-  const canEdit = useHasPermission('RISK_EDIT');
-  const canCopy = library && canEdit && held.length > 0;
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), 300);
-  const [sort, setSort] = useState({ sortBy: 'number', desc: false });
-  const [pageNumber, setPageNumber] = useState(1);
-  const [chosen, setChosen] = useState<string[]>([]);
+  const list = useRegisterList('controls', library);
   const [open, setOpen] = useState<string | null>(null);
-  const list = useQuery(
-    controlsQuery(orgId, library, { q, ...sort, pageNumber, pageSize: DEFAULT_PAGE_SIZE }),
-  );
-  const copy = useMutation({
-    mutationFn: () =>
-      apiFetch(`${orgPath(orgId)}/controls/library/copy`, {
-        method: 'POST',
-        body: { ids: chosen },
-        schema: riskCopyResultSchema,
-      }),
-    onSuccess: async (result) => {
-      setChosen([]);
-      await queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
-      notifications.show({
-        color: 'green',
-        message: t('risk.library.copied', { count: result.copied.length }),
-      });
-      if (result.alreadyInRegister.length > 0) {
-        notifications.show({
-          color: 'yellow',
-          message: t('RISK_COPY_ALREADY_IN_REGISTER', {
-            0: result.alreadyInRegister.map((item) => item.name).join(', '),
-          }),
-        });
-      }
-    },
-    meta: { errorKey: 'risk.library.copyFailed' },
-  });
-  const header = (field: string, label: string) => (
-    <SortableHeader
-      sorted={sort.sortBy === field}
-      desc={sort.desc}
-      onSort={() => {
-        setSort((current) => ({ sortBy: field, desc: current.sortBy === field ? !current.desc : false }));
-        setPageNumber(1);
-      }}
-    >
-      {label}
-    </SortableHeader>
-  );
+  const query = useQuery(controlsQuery(list.orgId, library, list.params));
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <TextInput
-          label={t('risk.search')}
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(event) => {
-            setSearch(event.currentTarget.value);
-            setPageNumber(1);
-          }}
-        />
-        <Group>
-          {!library && canEdit && (
+    <>
+      <RegisterList
+        list={list}
+        query={query}
+        actions={
+          list.mayWrite && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setOpen('new')}>
               {t('risk.control.new')}
             </Button>
-          )}
-          {canCopy && (
-            <Button
-              leftSection={<IconCopy size={16} />}
-              disabled={chosen.length === 0}
-              loading={copy.isPending}
-              onClick={() => copy.mutate()}
-            >
-              {t('risk.library.copy', { count: chosen.length })}
-            </Button>
-          )}
-        </Group>
-      </Group>
-      <ListStates
-        query={list}
-        loadingLabel={t('risk.loading')}
-        failedTitle={t('risk.loadFailed')}
-        empty={
-          <EmptyState
-            icon={<IconShieldCheck size={32} stroke={1.5} />}
-            withIndicatorBackground
-            title={t('risk.control.emptyTitle')}
-            description={q ? t('risk.noMatch') : t('risk.control.emptyMessage')}
-          />
+          )
         }
-      >
-        {(data) => (
+        failedTitle={t('risk.loadFailed')}
+        empty={{
+          icon: <IconShieldCheck size={32} stroke={1.5} />,
+          title: t('risk.control.emptyTitle'),
+          message: t('risk.control.emptyMessage'),
+        }}
+        head={(sortable) => (
           <>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  {canCopy && <Table.Th w={40} />}
-                  {header('number', t('risk.publicId'))}
-                  {header('name', t('risk.name'))}
-                  <Table.Th>{t('risk.control.type')}</Table.Th>
-                  <Table.Th>{t('risk.control.category')}</Table.Th>
-                  {header('overallScore', t('risk.control.overallScore'))}
-                  {!library && <Table.Th>{t('risk.control.riskCount')}</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((control) => (
-                  <ControlRow
-                    key={control.id}
-                    control={control}
-                    library={library}
-                    chosen={canCopy ? chosen.includes(control.id) : undefined}
-                    onChoose={(on) =>
-                      setChosen((current) =>
-                        on ? [...current, control.id] : current.filter((id) => id !== control.id),
-                      )
-                    }
-                    onOpen={() => setOpen(control.publicId)}
-                  />
-                ))}
-              </Table.Tbody>
-            </Table>
-            <ListPager
-              page={pageNumber}
-              pageSize={DEFAULT_PAGE_SIZE}
-              total={data.total}
-              onChange={setPageNumber}
-            />
+            {sortable('number', t('risk.publicId'))}
+            {sortable('name', t('risk.name'))}
+            <Table.Th>{t('risk.control.type')}</Table.Th>
+            <Table.Th>{t('risk.control.category')}</Table.Th>
+            {sortable('overallScore', t('risk.control.overallScore'))}
+            {!library && <Table.Th>{t('risk.control.riskCount')}</Table.Th>}
           </>
         )}
-      </ListStates>
-      {open && <ControlDialog orgId={orgId} refId={open} library={library} onClose={() => setOpen(null)} />}
-    </Stack>
-  );
-}
-
-function ControlRow({
-  control,
-  library,
-  chosen,
-  onChoose,
-  onOpen,
-}: {
-  control: Control;
-  library: boolean;
-  chosen: boolean | undefined;
-  onChoose: (on: boolean) => void;
-  onOpen: () => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Table.Tr>
-      {chosen !== undefined && (
-        <Table.Td>
-          <Checkbox
-            aria-label={t('risk.library.choose', { name: control.name })}
-            checked={chosen}
-            onChange={(event) => onChoose(event.currentTarget.checked)}
-          />
-        </Table.Td>
+        row={(control) => (
+          <>
+            <Table.Td>
+              <Anchor component="button" type="button" onClick={() => setOpen(control.publicId)}>
+                {control.publicId}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>{control.name}</Table.Td>
+            <Table.Td>{control.type ? t(`risk.control.types.${control.type}`) : '—'}</Table.Td>
+            <Table.Td>{control.category ? t(`risk.control.categories.${control.category}`) : '—'}</Table.Td>
+            <Table.Td>
+              {control.overallScore.value ? t(`risk.strengths.${control.overallScore.value}`) : '—'}
+            </Table.Td>
+            {!library && <Table.Td>{control.riskCount}</Table.Td>}
+          </>
+        )}
+      />
+      {open && (
+        <ControlDialog
+          orgId={list.orgId}
+          refId={open}
+          library={library}
+          readOnly={library && !list.mayWrite}
+          onClose={() => setOpen(null)}
+        />
       )}
-      <Table.Td>
-        <Anchor component="button" type="button" onClick={onOpen}>
-          {control.publicId}
-        </Anchor>
-      </Table.Td>
-      <Table.Td>{control.name}</Table.Td>
-      <Table.Td>{control.type ? t(`risk.control.types.${control.type}`) : '—'}</Table.Td>
-      <Table.Td>{control.category ? t(`risk.control.categories.${control.category}`) : '—'}</Table.Td>
-      <Table.Td>
-        {control.overallScore.value ? t(`risk.strengths.${control.overallScore.value}`) : '—'}
-      </Table.Td>
-      {!library && <Table.Td>{control.riskCount}</Table.Td>}
-    </Table.Tr>
+    </>
   );
 }
 
@@ -257,11 +125,13 @@ function ControlDialog({
   orgId,
   refId,
   library,
+  readOnly,
   onClose,
 }: {
   orgId: string;
   refId: string;
   library: boolean;
+  readOnly: boolean;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -270,24 +140,35 @@ function ControlDialog({
   return (
     <Modal opened onClose={onClose} title={creating ? t('risk.control.new') : refId} size="xl" centered>
       {creating ? (
-        <ControlForm orgId={orgId} control={null} readOnly={false} onClose={onClose} />
+        <ControlForm orgId={orgId} control={null} library={library} readOnly={false} onClose={onClose} />
       ) : (
         <QueryStates query={control} loadingLabel={t('risk.loading')} failedTitle={t('risk.loadFailed')}>
-          {(data) => <ControlForm orgId={orgId} control={data} readOnly={library} onClose={onClose} />}
+          {(data) => (
+            <ControlForm
+              orgId={orgId}
+              control={data}
+              library={library}
+              readOnly={readOnly}
+              onClose={onClose}
+            />
+          )}
         </QueryStates>
       )}
     </Modal>
   );
 }
 
+/** A control of the register or, written by provider administrators, of the library (no owner, evidence or triggers). */
 function ControlForm({
   orgId,
   control,
+  library,
   readOnly,
   onClose,
 }: {
   orgId: string;
   control: ControlDetail | null;
+  library: boolean;
   readOnly: boolean;
   onClose: () => void;
 }) {
@@ -296,9 +177,10 @@ function ControlForm({
   const held = useRiskModules();
   const canEdit = useHasPermission('RISK_EDIT') && !readOnly;
   const people = useTicketPeople(orgId);
+  // Links stay within the register or within the library.
   const risks = useQuery({
-    ...risksQuery(orgId, false, {
-      modules: held,
+    ...risksQuery(orgId, library, {
+      modules: library ? [...RISK_MODULES] : held,
       q: '',
       state: 'ALL',
       exceptions: 'ALL',
@@ -324,7 +206,7 @@ function ControlForm({
   });
   const [riskIds, setRiskIds] = useState<string[]>(control?.risks.map((risk) => risk.id) ?? []);
   // Triggers are related to register controls by people who may see the triggers.
-  const canPickTriggers = useHasPermission('TRIGGER_VIEW') && !readOnly && !control?.library;
+  const canPickTriggers = useHasPermission('TRIGGER_VIEW') && !readOnly && !library;
   const triggers = useQuery({
     ...triggersQuery(orgId, 'security', {
       sortField: 'name',
@@ -349,25 +231,32 @@ function ControlForm({
   const refresh = () => queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
   const save = useMutation({
     mutationFn: () =>
-      apiFetch(control ? controlPath(orgId, control.id) : `${orgPath(orgId)}/control`, {
-        method: control ? 'PATCH' : 'POST',
-        body: {
-          name: name.trim(),
-          definition,
-          keyControl,
-          ownerId,
-          type,
-          category,
-          configuration,
-          designEffectiveness: design,
-          operatingEffectiveness: operating,
-          overallScore: { value: overall.value, overrideReason: overall.reason || null },
-          riskIds,
-          ...(canPickTriggers && { triggerIds }),
-          ...(control && { version: control.version }),
+      apiFetch(
+        control
+          ? controlPath(orgId, control.id, library)
+          : library
+            ? riskListPath(orgId, 'controls', true)
+            : `${orgPath(orgId)}/control`,
+        {
+          method: control ? 'PATCH' : 'POST',
+          body: {
+            name: name.trim(),
+            definition,
+            keyControl,
+            ownerId,
+            type,
+            category,
+            configuration,
+            designEffectiveness: design,
+            operatingEffectiveness: operating,
+            overallScore: { value: overall.value, overrideReason: overall.reason || null },
+            riskIds,
+            ...(canPickTriggers && { triggerIds }),
+            ...(control && { version: control.version }),
+          },
+          schema: controlDetailSchema,
         },
-        schema: controlDetailSchema,
-      }),
+      ),
     onSuccess: async (saved) => {
       await refresh();
       notifications.show({ color: 'green', message: t('risk.saved', { id: saved.publicId }) });
@@ -458,7 +347,7 @@ function ControlForm({
                 clearable
               />
             </Group>
-            {!readOnly && (
+            {!readOnly && !library && (
               <Select
                 label={t('risk.owner')}
                 data={people}

@@ -2,8 +2,6 @@ import {
   ActionIcon,
   Anchor,
   Button,
-  Checkbox,
-  EmptyState,
   Fieldset,
   Group,
   Modal,
@@ -17,36 +15,32 @@ import {
   TextInput,
   Textarea,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconCopy, IconPlus, IconSearch, IconServer, IconTrash } from '@tabler/icons-react';
+import { IconPlus, IconServer, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  DEFAULT_PAGE_SIZE,
   INVENTORY_KINDS,
   INVENTORY_QUESTIONS,
   inventoryDetailSchema,
   inventoryListSchema,
   inventoryScores,
+  libraryInventoryListSchema,
   questionSetsOf,
-  riskCopyResultSchema,
   SYSTEM_TYPES,
   type InventoryAnswer,
   type InventoryDetail,
-  type InventoryItem,
   type InventoryKind,
 } from '@vigil/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch, orgPath } from '../../lib/api';
-import { useCurrentOrgId, useHasPermission } from '../../lib/session';
+import { useHasPermission } from '../../lib/session';
 import { GatedPage } from '../../shell/gated-page';
-import { ListPager } from '../../shell/list-pager';
-import { ListStates, QueryStates } from '../../shell/query-status';
-import { SortableHeader } from '../../shell/sortable-header';
+import { QueryStates } from '../../shell/query-status';
 import { useTicketPeople } from '../tickets/ticket-badges';
 import { riskKey, riskListsQuery } from './api';
 import { LevelBadge, useRiskModules } from './module-badges';
+import { RegisterList, useRegisterList } from './register-list';
 
 export const inventoryItemPath = (orgId: string, ref: string, library = false) =>
   library
@@ -62,7 +56,7 @@ interface InventoryListParams {
   pageNumber: number;
 }
 
-/** GET /inventory or /inventory/library. */
+/** GET /inventory or /inventory/library (whose items say whether the register holds a copy). */
 export const inventoryQuery = (orgId: string, library: boolean, params: InventoryListParams) =>
   queryOptions({
     queryKey: [...riskKey(orgId), 'inventory', library, params] as const,
@@ -72,7 +66,7 @@ export const inventoryQuery = (orgId: string, library: boolean, params: Inventor
         if (value !== undefined && value !== '') search.set(key, String(value));
       }
       return apiFetch(`${orgPath(orgId)}/inventory${library ? '/library' : ''}?${search}`, {
-        schema: inventoryListSchema,
+        schema: library ? libraryInventoryListSchema : inventoryListSchema,
         signal,
       });
     },
@@ -104,207 +98,86 @@ export function InventoryPage({ library }: { library: boolean }) {
 
 function InventoryList({ library }: { library: boolean }) {
   const { t } = useTranslation();
-  const orgId = useCurrentOrgId() ?? '';
-  const queryClient = useQueryClient();
-  const held = useRiskModules();
-  const canEdit = useHasPermission('RISK_EDIT');
-  const canCopy = library && canEdit && held.length > 0;
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), 300);
+  const list = useRegisterList('inventory', library);
   const [kind, setKind] = useState<InventoryKind | undefined>();
-  const [sort, setSort] = useState({ sortBy: 'number', desc: false });
-  const [pageNumber, setPageNumber] = useState(1);
-  const [chosen, setChosen] = useState<string[]>([]);
   const [open, setOpen] = useState<string | null>(null);
-  const list = useQuery(
-    inventoryQuery(orgId, library, { kind, q, ...sort, pageNumber, pageSize: DEFAULT_PAGE_SIZE }),
-  );
-  const copy = useMutation({
-    mutationFn: () =>
-      apiFetch(`${orgPath(orgId)}/inventory/library/copy`, {
-        method: 'POST',
-        body: { ids: chosen },
-        schema: riskCopyResultSchema,
-      }),
-    onSuccess: async (result) => {
-      setChosen([]);
-      await queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
-      notifications.show({
-        color: 'green',
-        message: t('risk.library.copied', { count: result.copied.length }),
-      });
-      if (result.alreadyInRegister.length > 0) {
-        notifications.show({
-          color: 'yellow',
-          message: t('RISK_COPY_ALREADY_IN_REGISTER', {
-            0: result.alreadyInRegister.map((item) => item.name).join(', '),
-          }),
-        });
-      }
-    },
-    meta: { errorKey: 'risk.library.copyFailed' },
-  });
-  const header = (field: string, label: string) => (
-    <SortableHeader
-      sorted={sort.sortBy === field}
-      desc={sort.desc}
-      onSort={() => {
-        setSort((current) => ({ sortBy: field, desc: current.sortBy === field ? !current.desc : false }));
-        setPageNumber(1);
-      }}
-    >
-      {label}
-    </SortableHeader>
-  );
+  const query = useQuery(inventoryQuery(list.orgId, library, { kind, ...list.params }));
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <Group align="flex-end">
-          <TextInput
-            label={t('risk.search')}
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-              setPageNumber(1);
-            }}
-          />
+    <>
+      <RegisterList
+        list={list}
+        query={query}
+        filters={
           <Select
             label={t('risk.inventory.kind')}
             data={INVENTORY_KINDS.map((value) => ({ value, label: t(`risk.inventory.kinds.${value}`) }))}
             value={kind ?? null}
-            onChange={(value) => {
-              setKind((value as InventoryKind | null) ?? undefined);
-              setPageNumber(1);
-            }}
+            onChange={(value) => list.filter(setKind)((value as InventoryKind | null) ?? undefined)}
             clearable
             placeholder={t('risk.inventory.allKinds')}
           />
-        </Group>
-        <Group>
-          {!library && canEdit && (
+        }
+        actions={
+          list.mayWrite && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setOpen('new')}>
               {t('risk.inventory.new')}
             </Button>
-          )}
-          {canCopy && (
-            <Button
-              leftSection={<IconCopy size={16} />}
-              disabled={chosen.length === 0}
-              loading={copy.isPending}
-              onClick={() => copy.mutate()}
-            >
-              {t('risk.library.copy', { count: chosen.length })}
-            </Button>
-          )}
-        </Group>
-      </Group>
-      <ListStates
-        query={list}
-        loadingLabel={t('risk.loading')}
-        failedTitle={t('risk.inventory.loadFailed')}
-        empty={
-          <EmptyState
-            icon={<IconServer size={32} stroke={1.5} />}
-            withIndicatorBackground
-            title={t(library ? 'risk.library.emptyTitle' : 'risk.inventory.emptyTitle')}
-            description={q || kind ? t('risk.noMatch') : t('risk.inventory.emptyMessage')}
-          />
+          )
         }
-      >
-        {(data) => (
+        failedTitle={t('risk.inventory.loadFailed')}
+        empty={{
+          icon: <IconServer size={32} stroke={1.5} />,
+          title: t(library ? 'risk.library.emptyTitle' : 'risk.inventory.emptyTitle'),
+          message: t('risk.inventory.emptyMessage'),
+        }}
+        filtered={kind !== undefined}
+        head={(sortable) => (
           <>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  {canCopy && <Table.Th w={40} />}
-                  {header('number', t('risk.publicId'))}
-                  {header('name', t('risk.name'))}
-                  <Table.Th>{t('risk.inventory.kind')}</Table.Th>
-                  <Table.Th>{t('risk.inventory.systemType')}</Table.Th>
-                  {header('dataSensitivity', t('risk.inventory.dataSensitivity'))}
-                  {header('businessCriticality', t('risk.inventory.businessCriticality'))}
-                  <Table.Th>{t('risk.inventory.residualRisk')}</Table.Th>
-                  <Table.Th>{t('risk.inventory.unanswered')}</Table.Th>
-                  {!library && <Table.Th>{t('risk.control.riskCount')}</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((item) => (
-                  <InventoryRow
-                    key={item.id}
-                    item={item}
-                    library={library}
-                    chosen={canCopy ? chosen.includes(item.id) : undefined}
-                    onChoose={(on) =>
-                      setChosen((current) =>
-                        on ? [...current, item.id] : current.filter((id) => id !== item.id),
-                      )
-                    }
-                    onOpen={() => setOpen(item.publicId)}
-                  />
-                ))}
-              </Table.Tbody>
-            </Table>
-            <ListPager
-              page={pageNumber}
-              pageSize={DEFAULT_PAGE_SIZE}
-              total={data.total}
-              onChange={setPageNumber}
-            />
+            {sortable('number', t('risk.publicId'))}
+            {sortable('name', t('risk.name'))}
+            <Table.Th>{t('risk.inventory.kind')}</Table.Th>
+            <Table.Th>{t('risk.inventory.systemType')}</Table.Th>
+            {sortable('dataSensitivity', t('risk.inventory.dataSensitivity'))}
+            {sortable('businessCriticality', t('risk.inventory.businessCriticality'))}
+            <Table.Th>{t('risk.inventory.residualRisk')}</Table.Th>
+            <Table.Th>{t('risk.inventory.unanswered')}</Table.Th>
+            {!library && <Table.Th>{t('risk.control.riskCount')}</Table.Th>}
           </>
         )}
-      </ListStates>
-      {open && <InventoryDialog orgId={orgId} refId={open} library={library} onClose={() => setOpen(null)} />}
-    </Stack>
-  );
-}
-
-function InventoryRow({
-  item,
-  library,
-  chosen,
-  onChoose,
-  onOpen,
-}: {
-  item: InventoryItem;
-  library: boolean;
-  chosen: boolean | undefined;
-  onChoose: (on: boolean) => void;
-  onOpen: () => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Table.Tr>
-      {chosen !== undefined && (
-        <Table.Td>
-          <Checkbox
-            aria-label={t('risk.library.choose', { name: item.name })}
-            checked={chosen}
-            onChange={(event) => onChoose(event.currentTarget.checked)}
-          />
-        </Table.Td>
+        row={(item) => (
+          <>
+            <Table.Td>
+              <Anchor component="button" type="button" onClick={() => setOpen(item.publicId)}>
+                {item.publicId}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>{item.name}</Table.Td>
+            <Table.Td>{t(`risk.inventory.kinds.${item.kind}`)}</Table.Td>
+            <Table.Td>{item.systemType ? t(`risk.inventory.systemTypes.${item.systemType}`) : '—'}</Table.Td>
+            <Table.Td>
+              <LevelBadge level={item.dataSensitivity} />
+            </Table.Td>
+            <Table.Td>
+              <LevelBadge level={item.businessCriticality} />
+            </Table.Td>
+            <Table.Td>
+              <LevelBadge level={item.residualRisk} />
+            </Table.Td>
+            <Table.Td>{item.unanswered}</Table.Td>
+            {!library && <Table.Td>{item.riskCount}</Table.Td>}
+          </>
+        )}
+      />
+      {open && (
+        <InventoryDialog
+          orgId={list.orgId}
+          refId={open}
+          library={library}
+          readOnly={library && !list.mayWrite}
+          onClose={() => setOpen(null)}
+        />
       )}
-      <Table.Td>
-        <Anchor component="button" type="button" onClick={onOpen}>
-          {item.publicId}
-        </Anchor>
-      </Table.Td>
-      <Table.Td>{item.name}</Table.Td>
-      <Table.Td>{t(`risk.inventory.kinds.${item.kind}`)}</Table.Td>
-      <Table.Td>{item.systemType ? t(`risk.inventory.systemTypes.${item.systemType}`) : '—'}</Table.Td>
-      <Table.Td>
-        <LevelBadge level={item.dataSensitivity} />
-      </Table.Td>
-      <Table.Td>
-        <LevelBadge level={item.businessCriticality} />
-      </Table.Td>
-      <Table.Td>
-        <LevelBadge level={item.residualRisk} />
-      </Table.Td>
-      <Table.Td>{item.unanswered}</Table.Td>
-      {!library && <Table.Td>{item.riskCount}</Table.Td>}
-    </Table.Tr>
+    </>
   );
 }
 
@@ -312,11 +185,13 @@ function InventoryDialog({
   orgId,
   refId,
   library,
+  readOnly,
   onClose,
 }: {
   orgId: string;
   refId: string;
   library: boolean;
+  readOnly: boolean;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -325,28 +200,39 @@ function InventoryDialog({
   return (
     <Modal opened onClose={onClose} title={creating ? t('risk.inventory.new') : refId} size="xl" centered>
       {creating ? (
-        <InventoryForm orgId={orgId} item={null} readOnly={false} onClose={onClose} />
+        <InventoryForm orgId={orgId} item={null} library={library} readOnly={false} onClose={onClose} />
       ) : (
         <QueryStates
           query={item}
           loadingLabel={t('risk.loading')}
           failedTitle={t('risk.inventory.loadFailed')}
         >
-          {(data) => <InventoryForm orgId={orgId} item={data} readOnly={library} onClose={onClose} />}
+          {(data) => (
+            <InventoryForm
+              orgId={orgId}
+              item={data}
+              library={library}
+              readOnly={readOnly}
+              onClose={onClose}
+            />
+          )}
         </QueryStates>
       )}
     </Modal>
   );
 }
 
+/** An item of the inventory or, written by provider administrators, of its library (no lists or people). */
 function InventoryForm({
   orgId,
   item,
+  library,
   readOnly,
   onClose,
 }: {
   orgId: string;
   item: InventoryDetail | null;
+  library: boolean;
   readOnly: boolean;
   onClose: () => void;
 }) {
@@ -354,7 +240,9 @@ function InventoryForm({
   const queryClient = useQueryClient();
   const canEdit = useHasPermission('RISK_EDIT') && !readOnly;
   const people = useTicketPeople(orgId);
-  const lists = useQuery({ ...riskListsQuery(orgId), enabled: !readOnly });
+  // The organisation's lists and people are offered in its register only.
+  const named = !readOnly && !library;
+  const lists = useQuery({ ...riskListsQuery(orgId), enabled: named });
   const listOf = (kind: string) =>
     (lists.data ?? [])
       .filter((entry) => entry.kind === kind)
@@ -389,7 +277,10 @@ function InventoryForm({
       for (const question of Object.keys(item?.answers ?? {})) {
         if (!(question in sent)) sent[question] = null;
       }
-      return apiFetch(item ? inventoryItemPath(orgId, item.id) : `${orgPath(orgId)}/inventory-item`, {
+      const path = item
+        ? inventoryItemPath(orgId, item.id, library)
+        : `${orgPath(orgId)}/${library ? 'inventory/library' : 'inventory-item'}`;
+      return apiFetch(path, {
         method: item ? 'PATCH' : 'POST',
         body: {
           ...(item ? { version: item.version } : { kind }),
@@ -475,7 +366,7 @@ function InventoryForm({
               value={dataLocation}
               onChange={(event) => setDataLocation(event.currentTarget.value)}
             />
-            {!readOnly && (
+            {named && (
               <>
                 <Select
                   label={t('risk.inventory.vendor')}
@@ -512,7 +403,7 @@ function InventoryForm({
               </>
             )}
           </SimpleGrid>
-          {!readOnly && (
+          {named && (
             <Group grow align="flex-start">
               <MultiSelect
                 label={t('risk.inventory.authorizedPeople')}

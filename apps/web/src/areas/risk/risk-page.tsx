@@ -25,9 +25,9 @@ import {
   RISK_CAUSES,
   RISK_CONSEQUENCES,
   RISK_EVENT_TYPES,
+  RISK_MODULES,
   RISK_NAME_MAX_LENGTH,
   RISK_RESPONSES,
-  riskCopyResultSchema,
   riskDetailSchema,
   riskRecommendations,
   TIMEZONES,
@@ -44,24 +44,29 @@ import { GatedPage } from '../../shell/gated-page';
 import { QueryStates } from '../../shell/query-status';
 import { tagsQuery } from '../settings/metadata-queries';
 import { useTicketPeople } from '../tickets/ticket-badges';
-import { controlsQuery, riskKey, riskListsQuery, riskPath, riskQuery, risksQuery } from './api';
+import { controlsQuery, riskKey, riskListPath, riskListsQuery, riskPath, riskQuery, risksQuery } from './api';
 import { inventoryItemQuery, inventoryQuery } from './inventory-page';
 import { useRiskModules } from './module-badges';
+import { useLibraryCopy, useLibraryEditor } from './register-list';
 import { ReviewScheduleCard } from './review-schedule';
 import { ControlTriggersCard, RevisitNotice, RiskIncidentsCard } from './risk-links';
 import { needsReason, ScorePanel, type ScoresDraft } from './score-panel';
 
-/** One risk of the register (`ref` "new" to create one) or of the library (read-only, with copy). */
+/**
+ * One risk of the register or of the library (`ref` "new" to create one; library risks are written by
+ * provider administrators, read and copied by others).
+ */
 export function RiskPage({ refId, library }: { refId: string; library: boolean }) {
   const { t } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
   const allowed = useHasPermission('RISK_VIEW');
-  const creating = refId === 'new' && !library;
+  const libraryEditor = useLibraryEditor();
+  const creating = refId === 'new' && (!library || libraryEditor);
   const risk = useQuery({ ...riskQuery(orgId, refId, library), enabled: !creating && allowed });
   return (
     <GatedPage title={creating ? t('risk.new') : (risk.data?.name ?? refId)} allowed={allowed} maw={1200}>
       {creating ? (
-        <RiskForm orgId={orgId} risk={null} />
+        <RiskForm orgId={orgId} risk={null} library={library} />
       ) : (
         <QueryStates query={risk} loadingLabel={t('risk.loading')} failedTitle={t('risk.loadFailed')}>
           {(data) =>
@@ -155,13 +160,26 @@ function draftOf(risk: RiskDetail | null, modules: RiskModule[]): Draft {
 
 const ALL = { q: '', sortBy: 'number', desc: false, pageSize: 500, pageNumber: 1 };
 
-function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
+/**
+ * A risk of the register or of the library; a library risk names none of an organisation's lists,
+ * people, systems or dates, and links library controls and risks.
+ */
+function RiskForm({
+  orgId,
+  risk,
+  library = false,
+}: {
+  orgId: string;
+  risk: RiskDetail | null;
+  library?: boolean;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const held = useRiskModules();
+  const offered = library ? [...RISK_MODULES] : held;
   const canEdit = useHasPermission('RISK_EDIT');
-  const [draft, setDraft] = useState<Draft>(() => draftOf(risk, held));
+  const [draft, setDraft] = useState<Draft>(() => draftOf(risk, offered));
   const [checked, setChecked] = useState(false);
   const [confirmingLinks, setConfirmingLinks] = useState(false);
   const set =
@@ -169,11 +187,14 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
     (value: Draft[K]) =>
       setDraft((current) => ({ ...current, [key]: value }));
 
-  const lists = useQuery(riskListsQuery(orgId));
-  const tags = useQuery(tagsQuery(orgId, { desc: false, pageNumber: 1, pageSize: 500 }));
+  const lists = useQuery({ ...riskListsQuery(orgId), enabled: !library });
+  const tags = useQuery({
+    ...tagsQuery(orgId, { desc: false, pageNumber: 1, pageSize: 500 }),
+    enabled: !library,
+  });
   const people = useTicketPeople(orgId);
-  const controls = useQuery(controlsQuery(orgId, false, ALL));
-  const inventory = useQuery({ ...inventoryQuery(orgId, false, ALL), enabled: !risk?.library });
+  const controls = useQuery(controlsQuery(orgId, library, ALL));
+  const inventory = useQuery({ ...inventoryQuery(orgId, false, ALL), enabled: !library });
   const chosenSystems = useQueries({
     queries: draft.systemIds.map((id) => inventoryItemQuery(orgId, id, false)),
   });
@@ -192,7 +213,7 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
     )
     .filter((option, index, all) => all.findIndex((other) => other.value === option.value) === index);
   const risks = useQuery(
-    risksQuery(orgId, false, { ...ALL, modules: held, state: 'ACTIVE', exceptions: 'ALL' }),
+    risksQuery(orgId, library, { ...ALL, modules: offered, state: 'ACTIVE', exceptions: 'ALL' }),
   );
   const options = (kind: string) =>
     (lists.data ?? [])
@@ -261,22 +282,33 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
   });
   const save = useMutation({
     mutationFn: () =>
-      apiFetch(risk ? riskPath(orgId, risk.id) : `${orgPath(orgId)}/risk`, {
-        method: risk ? 'PATCH' : 'POST',
-        body: body(),
-        schema: riskDetailSchema,
-      }),
+      apiFetch(
+        risk
+          ? riskPath(orgId, risk.id, library)
+          : library
+            ? riskListPath(orgId, 'risks', true)
+            : `${orgPath(orgId)}/risk`,
+        {
+          method: risk ? 'PATCH' : 'POST',
+          body: body(),
+          schema: riskDetailSchema,
+        },
+      ),
     onSuccess: async (saved) => {
       await queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
       notifications.show({ color: 'green', message: t('risk.saved', { id: saved.publicId }) });
-      if (!risk) await navigate({ to: '/risk/risks/register/$ref', params: { ref: saved.publicId } });
-      else setDraft(draftOf(saved, held));
+      if (!risk) {
+        await navigate({
+          to: library ? '/risk/risks/library/$ref' : '/risk/risks/register/$ref',
+          params: { ref: saved.publicId },
+        });
+      } else setDraft(draftOf(saved, held));
     },
     meta: { errorKey: 'risk.saveFailed' },
   });
   const changeState = useMutation({
     mutationFn: (confirmRemoveLinks: boolean) =>
-      apiFetch(`${riskPath(orgId, risk!.id)}/state`, {
+      apiFetch(`${riskPath(orgId, risk!.id, library)}/state`, {
         method: 'PUT',
         body: {
           version: risk!.version,
@@ -364,16 +396,18 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
                     checked={draft.showInPreview}
                     onChange={(event) => set('showInPreview')(event.currentTarget.checked)}
                   />
-                  <Checkbox
-                    label={t('risk.exception')}
-                    checked={draft.exception}
-                    onChange={(event) => set('exception')(event.currentTarget.checked)}
-                  />
+                  {!library && (
+                    <Checkbox
+                      label={t('risk.exception')}
+                      checked={draft.exception}
+                      onChange={(event) => set('exception')(event.currentTarget.checked)}
+                    />
+                  )}
                 </Group>
                 <MultiSelect
                   label={t('risk.modules.label')}
                   required
-                  data={held.map((value) => ({ value, label: t(`risk.modules.${value}`) }))}
+                  data={offered.map((value) => ({ value, label: t(`risk.modules.${value}`) }))}
                   value={draft.modules}
                   onChange={(value) => set('modules')(value as RiskModule[])}
                   error={checked && draft.modules.length === 0 ? t('risk.modulesRequired') : undefined}
@@ -447,49 +481,53 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
                   error={checked && planMissing ? t('RISK_MITIGATION_PLAN_REQUIRED') : undefined}
                 />
                 <SimpleGrid cols={{ base: 1, md: 2 }}>
-                  <Select
-                    label={t('risk.owner')}
-                    data={options('RISK_OWNER')}
-                    value={draft.businessOwnerId}
-                    onChange={set('businessOwnerId')}
-                    clearable
-                    searchable
-                  />
-                  <MultiSelect
-                    label={t('risk.watchers')}
-                    data={people}
-                    value={draft.watcherIds}
-                    onChange={set('watcherIds')}
-                    searchable
-                  />
-                  <MultiSelect
-                    label={t('risk.businessUnits')}
-                    data={options('BUSINESS_UNIT')}
-                    value={draft.businessUnitIds}
-                    onChange={set('businessUnitIds')}
-                    searchable
-                  />
-                  <MultiSelect
-                    label={t('risk.audits')}
-                    data={options('AUDIT')}
-                    value={draft.auditIds}
-                    onChange={set('auditIds')}
-                    searchable
-                  />
-                  <MultiSelect
-                    label={t('risk.policies')}
-                    data={options('POLICY')}
-                    value={draft.policyIds}
-                    onChange={set('policyIds')}
-                    searchable
-                  />
-                  <MultiSelect
-                    label={t('risk.tags')}
-                    data={(tags.data?.items ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
-                    value={draft.tagIds}
-                    onChange={set('tagIds')}
-                    searchable
-                  />
+                  {!library && (
+                    <>
+                      <Select
+                        label={t('risk.owner')}
+                        data={options('RISK_OWNER')}
+                        value={draft.businessOwnerId}
+                        onChange={set('businessOwnerId')}
+                        clearable
+                        searchable
+                      />
+                      <MultiSelect
+                        label={t('risk.watchers')}
+                        data={people}
+                        value={draft.watcherIds}
+                        onChange={set('watcherIds')}
+                        searchable
+                      />
+                      <MultiSelect
+                        label={t('risk.businessUnits')}
+                        data={options('BUSINESS_UNIT')}
+                        value={draft.businessUnitIds}
+                        onChange={set('businessUnitIds')}
+                        searchable
+                      />
+                      <MultiSelect
+                        label={t('risk.audits')}
+                        data={options('AUDIT')}
+                        value={draft.auditIds}
+                        onChange={set('auditIds')}
+                        searchable
+                      />
+                      <MultiSelect
+                        label={t('risk.policies')}
+                        data={options('POLICY')}
+                        value={draft.policyIds}
+                        onChange={set('policyIds')}
+                        searchable
+                      />
+                      <MultiSelect
+                        label={t('risk.tags')}
+                        data={(tags.data?.items ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
+                        value={draft.tagIds}
+                        onChange={set('tagIds')}
+                        searchable
+                      />
+                    </>
+                  )}
                   <MultiSelect
                     label={t('risk.controls')}
                     data={(controls.data?.items ?? []).map((control) => ({
@@ -500,7 +538,7 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
                     onChange={set('controlIds')}
                     searchable
                   />
-                  {!risk?.library && (
+                  {!library && (
                     <MultiSelect
                       label={t('risk.systems')}
                       data={(inventory.data?.items ?? []).map((item) => ({
@@ -512,7 +550,7 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
                       searchable
                     />
                   )}
-                  {!risk?.library && (
+                  {!library && (
                     <MultiSelect
                       label={t('risk.lineItems')}
                       data={lineItemOptions}
@@ -540,20 +578,24 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
                     onChange={set('relatedRiskIds')}
                     searchable
                   />
-                  <TextInput
-                    type="date"
-                    label={t('risk.dueDate')}
-                    value={draft.dueDate}
-                    onChange={(event) => set('dueDate')(event.currentTarget.value)}
-                  />
-                  <Select
-                    label={t('risk.timeZone')}
-                    data={[...new Set([...TIMEZONES, ...(draft.timeZoneId ? [draft.timeZoneId] : [])])]}
-                    value={draft.timeZoneId}
-                    onChange={set('timeZoneId')}
-                    clearable
-                    searchable
-                  />
+                  {!library && (
+                    <>
+                      <TextInput
+                        type="date"
+                        label={t('risk.dueDate')}
+                        value={draft.dueDate}
+                        onChange={(event) => set('dueDate')(event.currentTarget.value)}
+                      />
+                      <Select
+                        label={t('risk.timeZone')}
+                        data={[...new Set([...TIMEZONES, ...(draft.timeZoneId ? [draft.timeZoneId] : [])])]}
+                        value={draft.timeZoneId}
+                        onChange={set('timeZoneId')}
+                        clearable
+                        searchable
+                      />
+                    </>
+                  )}
                 </SimpleGrid>
               </Stack>
             </Card>
@@ -569,7 +611,7 @@ function RiskForm({ orgId, risk }: { orgId: string; risk: RiskDetail | null }) {
       </form>
       {risk && !risk.library && <RiskIncidentsCard orgId={orgId} risk={risk} />}
       {risk && !risk.library && <ControlTriggersCard risk={risk} />}
-      {risk && <ReviewScheduleCard orgId={orgId} target="risk" id={risk.id} />}
+      {risk && !risk.library && <ReviewScheduleCard orgId={orgId} target="risk" id={risk.id} />}
       {risk && <RiskHistory risk={risk} />}
       {confirmingLinks && risk && (
         <Modal opened onClose={() => setConfirmingLinks(false)} title={t('risk.deactivate')} centered>
@@ -712,64 +754,133 @@ function historyText(kind: string, details: Record<string, unknown>, t: TFunctio
   }
 }
 
-/** A library risk, read-only, with a copy into the register. */
+/**
+ * A library risk: provider administrators edit it in the register's form; others read all of it. Either
+ * may copy it into a register they hold.
+ */
 function LibraryRisk({ orgId, risk }: { orgId: string; risk: RiskDetail }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const held = useRiskModules();
   const canCopy = useHasPermission('RISK_EDIT') && held.length > 0;
-  const copy = useMutation({
-    mutationFn: () =>
-      apiFetch(`${orgPath(orgId)}/risks/library/copy`, {
-        method: 'POST',
-        body: { ids: [risk.id] },
-        schema: riskCopyResultSchema,
-      }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
-      notifications.show({ color: 'green', message: t('risk.library.copied', { count: 1 }) });
-    },
-    meta: { errorKey: 'risk.library.copyFailed' },
-  });
+  const editor = useLibraryEditor();
+  const copy = useLibraryCopy('risks');
+  const copyButton = canCopy && (
+    <Button disabled={risk.inRegister} loading={copy.isPending} onClick={() => copy.mutate([risk.id])}>
+      {t(risk.inRegister ? 'risk.library.inRegister' : 'risk.library.copyOne')}
+    </Button>
+  );
   return (
     <Stack gap="md">
-      <Group justify="space-between">
-        <Group gap="xs">
-          <Badge size="lg" variant="outline">
-            {risk.publicId}
-          </Badge>
-          {risk.modules.map((module) => (
-            <Badge key={module} variant="light">
-              {t(`risk.modules.${module}`)}
+      {editor ? (
+        copyButton && <Group justify="flex-end">{copyButton}</Group>
+      ) : (
+        <Group justify="space-between">
+          <Group gap="xs">
+            <Badge size="lg" variant="outline">
+              {risk.publicId}
             </Badge>
-          ))}
+            {risk.state === 'INACTIVE' && (
+              <Badge size="lg" color="gray">
+                {t('risk.states.INACTIVE')}
+              </Badge>
+            )}
+            {risk.keyRisk && <Badge variant="light">{t('risk.keyRisk')}</Badge>}
+            {risk.modules.map((module) => (
+              <Badge key={module} variant="light">
+                {t(`risk.modules.${module}`)}
+              </Badge>
+            ))}
+          </Group>
+          {copyButton}
         </Group>
-        {canCopy && (
-          <Button disabled={risk.inRegister} loading={copy.isPending} onClick={() => copy.mutate()}>
-            {t(risk.inRegister ? 'risk.library.inRegister' : 'risk.library.copyOne')}
-          </Button>
-        )}
-      </Group>
-      {risk.inRegister && <Alert color="blue">{t('risk.library.inRegisterHint')}</Alert>}
-      <Text>{risk.definition || t('risk.noDefinition')}</Text>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Text size="sm">
-          {t('risk.scores.inherentRisk')}:{' '}
-          {risk.inherentRisk.value ? t(`risk.levels.${risk.inherentRisk.value}`) : '—'}
-        </Text>
-        <Text size="sm">
-          {t('risk.scores.residualRisk')}:{' '}
-          {risk.residualRisk.value ? t(`risk.levels.${risk.residualRisk.value}`) : '—'}
-        </Text>
-        <Text size="sm">
-          {t('risk.response')}: {risk.response ? t(`risk.responses.${risk.response}`) : '—'}
-        </Text>
-      </SimpleGrid>
-      {risk.mitigationPlan && (
-        <Text size="sm">
-          {t('risk.mitigationPlan')}: {risk.mitigationPlan}
-        </Text>
       )}
+      {risk.inRegister && <Alert color="blue">{t('risk.library.inRegisterHint')}</Alert>}
+      {editor ? <RiskForm orgId={orgId} risk={risk} library /> : <LibraryRiskView risk={risk} />}
     </Stack>
+  );
+}
+
+/** Everything a library risk holds, read-only: what a copy brings into the register. */
+function LibraryRiskView({ risk }: { risk: RiskDetail }) {
+  const { t } = useTranslation();
+  const option = (kind: string, value: string | null, sub: string | null = null) =>
+    value ? `${t(`risk.${kind}.${value}`)}${sub ? ` (${sub})` : ''}` : '—';
+  const level = (value: string | null) => option('levels', value);
+  const scored = (
+    label: string,
+    score: { value: string | null; overrideReason: string | null },
+    kind = 'levels',
+  ) => [label, `${option(kind, score.value)}${score.overrideReason ? ` — ${score.overrideReason}` : ''}`];
+  return (
+    <>
+      <Text>{risk.definition || t('risk.noDefinition')}</Text>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Facts
+          title={t('risk.library.threatType')}
+          rows={[
+            [t('risk.eventType'), option('eventTypes', risk.riskEventType, risk.riskEventSubType)],
+            [t('risk.cause'), option('causes', risk.causeCategory, risk.causeSubType)],
+            [t('risk.consequence'), option('consequences', risk.consequence, risk.consequenceSubType)],
+            [
+              t('risk.ermConnections'),
+              risk.ermConnections.map((erm) => t(`risk.erm.${erm}`)).join(', ') || '—',
+            ],
+          ]}
+        />
+        <Facts
+          title={t('risk.scores.title')}
+          rows={[
+            [t('risk.scores.potentialImpact'), level(risk.potentialImpact)],
+            [t('risk.scores.likelihood'), level(risk.likelihood)],
+            scored(t('risk.scores.inherentRisk'), risk.inherentRisk),
+            scored(t('risk.scores.controlStrength'), risk.controlStrength, 'strengths'),
+            scored(t('risk.scores.residualRisk'), risk.residualRisk),
+            [t('risk.scores.riskDirection'), option('directions', risk.riskDirection)],
+          ]}
+        />
+        <Facts
+          title={t('risk.treatment')}
+          rows={[
+            [t('risk.response'), option('responses', risk.response)],
+            [t('risk.mitigationPlan'), risk.mitigationPlan || '—'],
+          ]}
+        />
+        <Facts
+          title={t('risk.controls')}
+          rows={risk.controls.map((control) => [
+            `${control.publicId} ${control.name}`,
+            option('strengths', control.overallScore),
+          ])}
+          empty={t('risk.library.noControls')}
+        />
+      </SimpleGrid>
+    </>
+  );
+}
+
+/** A titled table of labels and values. */
+function Facts({ title, rows, empty }: { title: string; rows: string[][]; empty?: string }) {
+  return (
+    <Card withBorder>
+      <Title order={3} mb="xs">
+        {title}
+      </Title>
+      {rows.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {empty}
+        </Text>
+      ) : (
+        <Table aria-label={title}>
+          <Table.Tbody>
+            {rows.map(([label, value]) => (
+              <Table.Tr key={label}>
+                <Table.Th w="40%">{label}</Table.Th>
+                <Table.Td>{value}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
   );
 }

@@ -1,5 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { AssessmentDetail, ProductSku, Risk, RiskDetail } from '@vigil/contracts';
+import type {
+  AssessmentDetail,
+  ControlDetail,
+  InventoryDetail,
+  ProductSku,
+  Risk,
+  RiskDetail,
+} from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
@@ -9,7 +16,7 @@ import { base, requestBody } from '../assets/test-fixtures';
 // The risk pages are long forms: rendering and filling them takes a while under jsdom.
 const SLOW = 60_000;
 
-const withRisk = (skus: ProductSku[], permissions = ['RISK_VIEW', 'RISK_EDIT']) => ({
+const withRisk = (skus: ProductSku[], permissions = ['RISK_VIEW', 'RISK_EDIT'], isProvider = false) => ({
   ...signedInRoutes,
   'GET /api/orgs': {
     body: {
@@ -19,7 +26,7 @@ const withRisk = (skus: ProductSku[], permissions = ['RISK_VIEW', 'RISK_EDIT']) 
   },
   ...orgShellRoutes(
     orgContextOf(HOME_ORG_ID, 'First Harbor', {
-      org: { productSkus: skus, isProvider: false },
+      org: { productSkus: skus, isProvider },
       permissions: ['DASHBOARD_VIEW', ...permissions],
     }),
   ),
@@ -106,7 +113,7 @@ describe('the risk landing page', { timeout: SLOW }, () => {
     stubApi({
       ...withRisk([]),
       [`GET ${base}/risks/library`]: {
-        body: { items: [risk({ publicId: 'LR-0001', library: true })], total: 1 },
+        body: { items: [{ ...risk({ publicId: 'LR-0001', library: true }), inRegister: false }], total: 1 },
       },
     });
     renderApp(`/risk?orgId=${HOME_ORG_ID}`);
@@ -156,6 +163,10 @@ describe('the risk editor', { timeout: SLOW }, () => {
       const { user } = renderApp(`/risk/risks/register/new?orgId=${HOME_ORG_ID}`);
       await user.click(await screen.findByRole('textbox', { name: 'Name' }));
       await user.paste('Phishing of staff');
+      // The register's own fields, which library risks lack.
+      for (const label of ['Owner', 'Due date', 'Exception']) {
+        expect(screen.getAllByLabelText(label).length).toBeGreaterThan(0);
+      }
       await user.click(screen.getByRole('combobox', { name: 'Potential impact' }));
       await user.click(await screen.findByRole('option', { name: 'High' }));
       await user.click(screen.getByRole('combobox', { name: 'Likelihood' }));
@@ -285,46 +296,45 @@ describe('the review schedule of a risk', { timeout: SLOW }, () => {
   });
 });
 
+const inventoryItem: InventoryDetail = {
+  id: '22222222-2222-4222-8222-222222222222',
+  publicId: 'S-0001',
+  kind: 'SYSTEM',
+  name: 'Core banking',
+  library: false,
+  copiedFromId: null,
+  definition: '',
+  vendor: null,
+  goLiveDate: null,
+  versionNumber: '',
+  dataLocation: '',
+  systemType: null,
+  businessOwner: null,
+  systemAdmin: null,
+  assetType: null,
+  dataSensitivity: 'HIGH',
+  businessCriticality: null,
+  inherentRisk: null,
+  dueDiligenceStrength: null,
+  residualRisk: null,
+  unanswered: 13,
+  riskCount: 0,
+  version: 1,
+  createdOn: '2026-11-01T09:00:00.000Z',
+  modifiedOn: '2026-11-01T09:00:00.000Z',
+  answers: {},
+  authorizedPeople: [],
+  userAdministrators: [],
+  lineItems: [],
+  risks: [],
+  inRegister: false,
+};
+
 describe('the inventory', { timeout: SLOW }, () => {
   it('derives data sensitivity from the answers and sends them with the item', async () => {
     const fetchMock = stubApi({
       ...withRisk(['RISK_SYSTEMS_AND_APPLICATIONS']),
-      [`POST ${base}/inventory-item`]: {
-        status: 201,
-        body: {
-          id: '22222222-2222-4222-8222-222222222222',
-          publicId: 'S-0001',
-          kind: 'SYSTEM',
-          name: 'Core banking',
-          library: false,
-          copiedFromId: null,
-          definition: '',
-          vendor: null,
-          goLiveDate: null,
-          versionNumber: '',
-          dataLocation: '',
-          systemType: null,
-          businessOwner: null,
-          systemAdmin: null,
-          assetType: null,
-          dataSensitivity: 'HIGH',
-          businessCriticality: null,
-          inherentRisk: null,
-          dueDiligenceStrength: null,
-          residualRisk: null,
-          unanswered: 13,
-          riskCount: 0,
-          version: 1,
-          createdOn: '2026-11-01T09:00:00.000Z',
-          modifiedOn: '2026-11-01T09:00:00.000Z',
-          answers: {},
-          authorizedPeople: [],
-          userAdministrators: [],
-          lineItems: [],
-          risks: [],
-          inRegister: false,
-        },
-      },
+      [`POST ${base}/inventory-item`]: { status: 201, body: inventoryItem },
     });
     const { user } = renderApp(`/risk/inventory/register?orgId=${HOME_ORG_ID}`);
     expect(await screen.findByText('No systems, applications or vendors yet')).toBeInTheDocument();
@@ -333,6 +343,7 @@ describe('the inventory', { timeout: SLOW }, () => {
     await user.click(within(dialog).getByRole('textbox', { name: 'Name' }));
     await user.paste('Core banking');
     expect(within(dialog).queryByText('Due-diligence questionnaire')).not.toBeInTheDocument();
+    expect(within(dialog).getAllByLabelText('Vendor').length).toBeGreaterThan(0);
     for (const [question, answer] of [
       ["Does it store or process customers' non-public personal information?", 'Yes'],
       ['Does it store or process account numbers, card data or credentials?', 'Yes'],
@@ -476,5 +487,218 @@ describe('the assessments', { timeout: SLOW }, () => {
     expect(within(dialog).getByRole('button', { name: 'Download PDF' })).toBeInTheDocument();
     expect(within(dialog).queryByRole('button', { name: 'Save as draft' })).not.toBeInTheDocument();
     expect(within(dialog).queryByRole('textbox')).not.toBeInTheDocument();
+  });
+});
+
+/** A provider administrator, who writes the libraries, in the provider's organisation. */
+const providerAdmin = () => withRisk([], ['RISK_VIEW', 'RISK_EDIT', 'TRAC_ADMIN', 'TRAC_USER'], true);
+
+const control = (overrides: Partial<ControlDetail> = {}): ControlDetail => ({
+  id: '44444444-4444-4444-8444-444444444444',
+  publicId: 'LC-0001',
+  name: 'Library MFA',
+  library: true,
+  copiedFromId: null,
+  definition: '',
+  keyControl: false,
+  owner: null,
+  type: 'PREVENTATIVE',
+  category: null,
+  configuration: null,
+  designEffectiveness: 'STRONG',
+  operatingEffectiveness: 'STRONG',
+  overallScore: { value: 'STRONG', recommended: 'STRONG', overrideReason: null },
+  riskCount: 0,
+  version: 1,
+  createdOn: '2026-11-01T09:00:00.000Z',
+  modifiedOn: '2026-11-01T09:00:00.000Z',
+  risks: [],
+  triggers: [],
+  evidence: [],
+  inRegister: false,
+  history: [],
+  ...overrides,
+});
+
+describe('the risk library', { timeout: SLOW }, () => {
+  const libraryRisk = detail({
+    publicId: 'LR-0001',
+    name: 'Phishing of staff',
+    library: true,
+    riskEventType: 'EXTERNAL_FRAUD',
+    riskEventSubType: 'Credential theft',
+    causeCategory: 'PEOPLE',
+    ermConnections: ['REPUTATIONAL', 'COMPLIANCE'],
+    response: 'MITIGATE',
+    mitigationPlan: 'Quarterly phishing drills',
+    potentialImpact: 'HIGH',
+    likelihood: 'HIGH',
+    residualRisk: { value: 'MODERATE', recommended: 'HIGH', overrideReason: 'Drills work' },
+    controls: [
+      { id: control().id, publicId: 'LC-0001', name: 'Library MFA', overallScore: 'STRONG', triggers: [] },
+    ],
+    inRegister: true,
+  });
+
+  it('marks what the register holds, and shows a reader the whole library risk without a form', async () => {
+    stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`GET ${base}/risks/library`]: {
+        body: {
+          items: [
+            { ...risk({ publicId: 'LR-0001', library: true }), inRegister: true },
+            {
+              ...risk({
+                id: '55555555-5555-4555-8555-555555555555',
+                publicId: 'LR-0002',
+                name: 'Vendor breach',
+                library: true,
+              }),
+              inRegister: false,
+            },
+          ],
+          total: 2,
+        },
+      },
+      [`GET ${base}/risks/library/LR-0001`]: { body: libraryRisk },
+    });
+    const { user } = renderApp(`/risk/risks/library?orgId=${HOME_ORG_ID}`);
+    const held = (await screen.findByRole('link', { name: 'LR-0001' })).closest('tr')!;
+    expect(within(held).getByText('In the register')).toBeInTheDocument();
+    const other = screen.getByRole('link', { name: 'LR-0002' }).closest('tr')!;
+    expect(within(other).queryByText('In the register')).not.toBeInTheDocument();
+    // Copying is offered; writing the library is not.
+    expect(screen.getByRole('button', { name: /Copy to register/ })).toBeDisabled();
+    expect(screen.queryByRole('link', { name: 'New risk' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('link', { name: 'LR-0001' }));
+    const threat = await screen.findByRole('table', { name: 'Threat type' });
+    expect(
+      within(threat).getByRole('row', { name: 'Event type External fraud (Credential theft)' }),
+    ).toBeInTheDocument();
+    expect(within(threat).getByRole('row', { name: 'Cause People' })).toBeInTheDocument();
+    expect(
+      within(threat).getByRole('row', { name: 'ERM connections Reputational, Compliance' }),
+    ).toBeInTheDocument();
+    const scores = screen.getByRole('table', { name: 'Scores' });
+    expect(within(scores).getByRole('row', { name: 'Likelihood High' })).toBeInTheDocument();
+    expect(
+      within(scores).getByRole('row', { name: 'Residual risk Moderate — Drills work' }),
+    ).toBeInTheDocument();
+    const controls = screen.getByRole('table', { name: 'Linked controls' });
+    expect(within(controls).getByRole('row', { name: 'LC-0001 Library MFA Strong' })).toBeInTheDocument();
+    expect(screen.getByText('Quarterly phishing drills')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'In the register' })).toBeDisabled();
+    expect(screen.queryByRole('textbox', { name: 'Name' })).not.toBeInTheDocument();
+  });
+
+  it('lets a provider administrator write a library risk linking library controls, without register fields', async () => {
+    const created = {
+      ...libraryRisk,
+      id: '66666666-6666-4666-8666-666666666666',
+      publicId: 'LR-0002',
+      name: 'Wire fraud',
+      inRegister: false,
+    };
+    const fetchMock = stubApi({
+      ...providerAdmin(),
+      [`GET ${base}/risks/library`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/controls/library`]: { body: { items: [{ ...control(), inRegister: false }], total: 1 } },
+      [`POST ${base}/risks/library`]: { status: 201, body: created },
+      [`GET ${base}/risks/library/LR-0002`]: { body: created },
+    });
+    const { user } = renderApp(`/risk/risks/library?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('The library is empty')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'New risk' }));
+    await user.click(await screen.findByRole('textbox', { name: 'Name' }));
+    await user.paste('Wire fraud');
+    // Every module is offered, though the provider holds none.
+    await user.click(screen.getByRole('combobox', { name: 'Modules' }));
+    await user.click(await screen.findByRole('option', { name: 'Third-Party Risk' }));
+    await user.click(screen.getByRole('combobox', { name: 'Linked controls' }));
+    await user.click(await screen.findByRole('option', { name: 'LC-0001 Library MFA' }));
+    expect(screen.queryAllByLabelText('Owner')).toHaveLength(0);
+    expect(screen.queryAllByLabelText('Due date')).toHaveLength(0);
+    expect(screen.queryAllByLabelText('Exception')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    const posted = () =>
+      fetchMock.mock.calls.find(([url, init]) => url === `${base}/risks/library` && init?.method === 'POST');
+    await waitFor(() => expect(posted()).toBeDefined());
+    const post = posted()!;
+    expect(requestBody(post[1])).toMatchObject({
+      name: 'Wire fraud',
+      modules: ['INFORMATION_SECURITY', 'THIRD_PARTY_RISK'],
+      controlIds: [control().id],
+    });
+    // The new library risk opens in the form, for more changes.
+    expect(await screen.findByRole('textbox', { name: 'Name' })).toHaveValue('Wire fraud');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+  });
+
+  it('lets a provider administrator change a library control', async () => {
+    const fetchMock = stubApi({
+      ...providerAdmin(),
+      [`GET ${base}/controls/library`]: { body: { items: [{ ...control(), inRegister: false }], total: 1 } },
+      [`GET ${base}/controls/library/LC-0001`]: { body: control() },
+      [`PATCH ${base}/controls/library/${control().id}`]: {
+        body: control({ name: 'Library MFA everywhere' }),
+      },
+    });
+    const { user } = renderApp(`/risk/controls/library?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'LC-0001' }));
+    expect(screen.getByRole('button', { name: 'New control' })).toBeInTheDocument();
+    const dialog = await screen.findByRole('dialog');
+    const name = await within(dialog).findByRole('textbox', { name: 'Name' });
+    await user.clear(name);
+    await user.type(name, 'Library MFA everywhere');
+    // Library controls have no owner and relate no triggers.
+    expect(within(dialog).queryAllByLabelText('Owner')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(true));
+    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH')!;
+    expect(requestBody(patch[1])).toMatchObject({ name: 'Library MFA everywhere', version: 1 });
+  });
+
+  it('shows a library control read-only to those who do not write the library', async () => {
+    stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`GET ${base}/controls/library`]: { body: { items: [{ ...control(), inRegister: true }], total: 1 } },
+      [`GET ${base}/controls/library/LC-0001`]: { body: control() },
+    });
+    const { user } = renderApp(`/risk/controls/library?orgId=${HOME_ORG_ID}`);
+    const row = (await screen.findByRole('button', { name: 'LC-0001' })).closest('tr')!;
+    expect(within(row).getByText('In the register')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New control' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'LC-0001' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByRole('textbox', { name: 'Name' })).toBeDisabled();
+    expect(within(dialog).queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+  });
+
+  it('lets a provider administrator add an inventory template to the library, without lists or people', async () => {
+    const fetchMock = stubApi({
+      ...providerAdmin(),
+      [`GET ${base}/inventory/library`]: { body: { items: [], total: 0 } },
+      [`POST ${base}/inventory/library`]: {
+        status: 201,
+        body: { ...inventoryItem, publicId: 'LS-0001', library: true },
+      },
+    });
+    const { user } = renderApp(`/risk/inventory/library?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'New system, application or vendor' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('textbox', { name: 'Name' }));
+    await user.paste('Core banking');
+    expect(within(dialog).queryAllByLabelText('Vendor')).toHaveLength(0);
+    expect(within(dialog).queryAllByLabelText('Business owner')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    const posted = () =>
+      fetchMock.mock.calls.find(
+        ([url, init]) => url === `${base}/inventory/library` && init?.method === 'POST',
+      );
+    await waitFor(() => expect(posted()).toBeDefined());
+    const post = posted()!;
+    expect(await screen.findByText('LS-0001 saved.')).toBeInTheDocument();
+    expect(requestBody(post[1])).toMatchObject({ kind: 'SYSTEM', name: 'Core banking' });
   });
 });
