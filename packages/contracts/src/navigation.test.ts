@@ -231,6 +231,31 @@ describe('section tabs (spec 1 section 2.7)', () => {
         '/risk/inventory/library',
       ],
     ],
+    // Vendors live in the inventory: Third-Party Risk alone opens it, Information Security alone does not.
+    [
+      'risk',
+      { permissions: ['RISK_VIEW'], skus: ['RISK_THIRD_PARTY_RISK'] },
+      [
+        '/risk/assessments',
+        '/risk/risks/register',
+        '/risk/risks/library',
+        '/risk/controls/register',
+        '/risk/controls/library',
+        '/risk/inventory/register',
+        '/risk/inventory/library',
+      ],
+    ],
+    [
+      'risk',
+      { permissions: ['RISK_VIEW'], skus: ['RISK_INFORMATION_SECURITY'] },
+      [
+        '/risk/assessments',
+        '/risk/risks/register',
+        '/risk/risks/library',
+        '/risk/controls/register',
+        '/risk/controls/library',
+      ],
+    ],
     // Without a risk product only the libraries are open.
     ['risk', { permissions: ['RISK_VIEW'] }, ['/risk/risks/library', '/risk/controls/library']],
     ['settings', {}, ['/settings/profile']],

@@ -59,6 +59,7 @@ interface Detail {
   version: number;
   modules: string[];
   exception: boolean;
+  potentialImpact: Score;
   inherentRisk: Score;
   controlStrength: Score;
   residualRisk: Score;
@@ -69,6 +70,7 @@ interface Detail {
   watchers: { id: string }[];
   dueDate: string | null;
   timeZoneId: string | null;
+  dueDateStatus: string | null;
   inRegister: boolean;
   history: { kind: string; details: Record<string, unknown> }[];
 }
@@ -271,7 +273,7 @@ describe('scores', () => {
   it('recommends inherent and residual risk and keeps the reason of an override', async () => {
     const risk = await createRisk({
       scores: {
-        potentialImpact: 'HIGH',
+        potentialImpact: { value: 'HIGH' },
         likelihood: 'MODERATE',
         inherentRisk: { recommended: true },
         controlStrength: { value: 'STRONG' },
@@ -300,6 +302,80 @@ describe('scores', () => {
     expect(detail.history.at(-1)).toMatchObject({
       kind: 'SCORE',
       details: { residualRisk: { from: 'LOW', to: 'MODERATE', reason: 'Audit found gaps' } },
+    });
+  });
+
+  it('recommends potential impact from the linked systems, the highest of their levels', async () => {
+    const vendor = async (name: string, sensitivityYes: number, criticalityYes: number | null) => {
+      const answers = {
+        ...Object.fromEntries(['S1', 'S2', 'S3', 'S4'].map((q, i) => [q, i < sensitivityYes ? 'YES' : 'NO'])),
+        ...(criticalityYes !== null &&
+          Object.fromEntries(['C1', 'C2', 'C3', 'C4'].map((q, i) => [q, i < criticalityYes ? 'YES' : 'NO']))),
+      };
+      const response = await call('POST', '/inventory-item', editor, { kind: 'VENDOR', name, answers });
+      expect(response.statusCode).toBe(201);
+      return (response.json() as { id: string }).id;
+    };
+    // Moderate (sensitivity 2, criticality 1), High (criticality 3), and one not scored yet.
+    const moderate = await vendor('Card processor', 2, 1);
+    const high = await vendor('Core host', 0, 3);
+    const unscored = await vendor('New supplier', 4, null);
+
+    const risk = await createRisk({
+      systemIds: [moderate, unscored],
+      scores: {
+        potentialImpact: { recommended: true },
+        likelihood: 'HIGH',
+        inherentRisk: { recommended: true },
+      },
+    });
+    expect(risk.potentialImpact).toEqual({
+      value: 'MODERATE',
+      recommended: 'MODERATE',
+      overrideReason: null,
+    });
+    expect(risk.inherentRisk.value).toBe('HIGH');
+
+    // Linking a higher system moves the recommendation; keeping the old value then needs a reason.
+    const linked = (await patch(risk, { systemIds: [moderate, high, unscored] })).json() as Detail;
+    expect(linked.potentialImpact).toEqual({ value: 'MODERATE', recommended: 'HIGH', overrideReason: null });
+    const refused = expectError(
+      await patch(linked, { scores: { potentialImpact: { value: 'LOW' } } }),
+      400,
+      'RISK_SCORE_OVERRIDE_REASON_REQUIRED',
+    );
+    expect(refused).toMatchObject({
+      field: 'scores.potentialImpact.overrideReason',
+      params: { score: 'potential impact', recommended: 'High' },
+    });
+    const overridden = (
+      await patch(linked, { scores: { potentialImpact: { value: 'LOW', overrideReason: 'Test data only' } } })
+    ).json() as Detail;
+    expect(overridden.potentialImpact).toEqual({
+      value: 'LOW',
+      recommended: 'HIGH',
+      overrideReason: 'Test data only',
+    });
+    expect(overridden.history.at(-1)).toMatchObject({
+      kind: 'SCORE',
+      details: { potentialImpact: { from: 'MODERATE', to: 'LOW', reason: 'Test data only' } },
+    });
+    const listed = (await call('GET', '/risks?q=A risk')).json() as { items: Detail[] };
+    expect(listed.items.find((item) => item.id === risk.id)?.potentialImpact.recommended).toBe('HIGH');
+
+    const needs = expectError(
+      await call('POST', '/risk', editor, {
+        name: 'x',
+        modules: ['INFORMATION_SECURITY'],
+        systemIds: [unscored],
+        scores: { potentialImpact: { recommended: true } },
+      }),
+      400,
+      'RISK_SCORE_NEEDS_INPUTS',
+    );
+    expect(needs).toMatchObject({
+      field: 'scores.potentialImpact',
+      params: { needs: 'linked systems with data sensitivity and business criticality' },
     });
   });
 
@@ -360,6 +436,29 @@ describe('scores', () => {
       overrideReason: null,
     });
     expect(risk.controls).toHaveLength(2);
+  });
+});
+
+describe('due-date status', () => {
+  it('is Early, Almost due in the last 30 days or Late after the date, in the risk time zone', async () => {
+    const zone = 'Pacific/Kiritimati';
+    const today = todayIn(zone);
+    const due = (days: number) => addReviewInterval(today, days, 'day');
+    const cases = [
+      [31, 'EARLY'],
+      [30, 'ALMOST_DUE'],
+      [0, 'ALMOST_DUE'],
+      [-1, 'LATE'],
+    ] as const;
+    for (const [days, status] of cases) {
+      const risk = await createRisk({ name: `Due in ${days}`, dueDate: due(days), timeZoneId: zone });
+      expect(risk.dueDateStatus, `${days} days`).toBe(status);
+      const listed = (await call('GET', `/risks?q=${encodeURIComponent(`Due in ${days}`)}`)).json() as {
+        items: Detail[];
+      };
+      expect(listed.items.map((item) => item.dueDateStatus)).toEqual([status]);
+    }
+    expect((await createRisk({ name: 'No due date' })).dueDateStatus).toBeNull();
   });
 });
 
@@ -438,7 +537,11 @@ describe('the library', () => {
         {
           name: 'Library phishing',
           modules: ['INFORMATION_SECURITY', 'SYSTEMS_AND_APPLICATIONS'],
-          scores: { potentialImpact: 'HIGH', likelihood: 'HIGH', inherentRisk: { recommended: true } },
+          scores: {
+            potentialImpact: { value: 'HIGH' },
+            likelihood: 'HIGH',
+            inherentRisk: { recommended: true },
+          },
         },
         providerOrgId,
       )
