@@ -25,7 +25,6 @@ import type { AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { assertProviderAdmin } from '../dashboards/service';
-import { mayHoldTickets } from '../tickets/service';
 import {
   copiedIds,
   itemsByIds,
@@ -36,7 +35,7 @@ import {
   scopeWhere,
   type Scope,
 } from './repo';
-import { assertModulesEntitled, LIBRARY, orgScope, type Actor } from './service';
+import { assertActivePeople, assertModulesEntitled, LIBRARY, orgScope, type Actor } from './service';
 import {
   riskInventoryItems,
   riskInventoryLineItems,
@@ -275,22 +274,13 @@ async function assertRefs(db: Db, scope: Scope, refs: Refs) {
       throw validationFailed('RISK_INVALID_LIST_ITEM', `Unknown ${list}`, { field, params: { list } });
     }
   }
-  const people: [string, string[]][] = [
-    ['businessOwnerId', refs.businessOwnerId ? [refs.businessOwnerId] : []],
-    ['systemAdminId', refs.systemAdminId ? [refs.systemAdminId] : []],
-    ['authorizedPeopleIds', refs.authorizedPeopleIds ?? []],
-    ['userAdministratorIds', refs.userAdministratorIds ?? []],
+  const people: [string, string, string[]][] = [
+    ['businessOwnerId', 'business owner', refs.businessOwnerId ? [refs.businessOwnerId] : []],
+    ['systemAdminId', 'system admin', refs.systemAdminId ? [refs.systemAdminId] : []],
+    ['authorizedPeopleIds', 'authorized people', refs.authorizedPeopleIds ?? []],
+    ['userAdministratorIds', 'user administrators', refs.userAdministratorIds ?? []],
   ];
-  for (const [field, ids] of people) {
-    for (const id of new Set(ids)) {
-      if (!orgId || !(await mayHoldTickets(db, orgId, id))) {
-        throw validationFailed('RISK_INVALID_PERSON', `Not a user of the organisation: ${id}`, {
-          field,
-          params: { 0: id },
-        });
-      }
-    }
-  }
+  for (const [field, label, ids] of people) await assertActivePeople(db, orgId, field, label, ids);
 }
 
 async function scopeForWrite(db: Db, access: AccessContext, library: boolean): Promise<Scope> {

@@ -1,7 +1,9 @@
 import { addReviewInterval, todayIn } from '@vigil/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
+import { users } from '../users/tables';
 
 let ctx: TestContext;
 let orgId: string;
@@ -209,7 +211,8 @@ describe('creating and listing risks', () => {
       400,
       'RISK_INVALID_LIST_ITEM',
     );
-    expectError(
+    // Another organisation's user stays unnamed; an inactive colleague is named by e-mail.
+    const foreign = expectError(
       await call('POST', '/risk', editor, {
         name: 'x',
         modules: ['INFORMATION_SECURITY'],
@@ -218,6 +221,24 @@ describe('creating and listing risks', () => {
       400,
       'RISK_INVALID_PERSON',
     );
+    expect(foreign).toMatchObject({
+      field: 'watcherIds',
+      params: { field: 'watchers', person: 'the chosen person' },
+    });
+    expect(JSON.stringify(foreign)).not.toContain(stranger.email);
+    expect(JSON.stringify(foreign)).not.toContain(stranger.id);
+    const leaver = await seedUser(ctx.database.db, { homeOrgId: orgId, permissions: ['RISK_VIEW'] });
+    await ctx.database.db.update(users).set({ active: false }).where(eq(users.id, leaver.id));
+    const inactive = expectError(
+      await call('POST', '/risk', editor, {
+        name: 'x',
+        modules: ['INFORMATION_SECURITY'],
+        watcherIds: [leaver.id],
+      }),
+      400,
+      'RISK_INVALID_PERSON',
+    );
+    expect(inactive.params).toEqual({ field: 'watchers', person: leaver.email });
     expectError(
       await call('POST', '/risk', editor, {
         name: 'x',
@@ -735,6 +756,134 @@ describe('controls', () => {
       409,
       'RISK_COPY_ALREADY_IN_REGISTER',
     );
+  });
+});
+
+describe('control evidence', () => {
+  interface ControlDetail {
+    publicId: string;
+    evidence: { id: string; name: string }[];
+    history: { kind: string }[];
+  }
+  const newControl = async (name: string) => {
+    const response = await call('POST', '/control', editor, { name });
+    expect(response.statusCode).toBe(201);
+    return response.json() as ControlDetail;
+  };
+  const upload = (control: ControlDetail, files: { name: string; content: string | Buffer }[]) => {
+    const boundary = 'evidence-boundary';
+    const parts = files.flatMap((file) => [
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      ),
+      Buffer.from(file.content),
+      Buffer.from('\r\n'),
+    ]);
+    return ctx.app.inject({
+      method: 'POST',
+      url: `/api/org/${orgId}/control/${control.publicId}/evidence`,
+      headers: {
+        cookie: editor.cookie,
+        'x-requested-with': 'XMLHttpRequest',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    });
+  };
+  const text = (index: number) => ({ name: `check-${index}.txt`, content: `Check ${index} passed` });
+  /** The control's evidence and the number of EVIDENCE entries of its history. */
+  const stored = async (control: ControlDetail) => {
+    const detail = (await call('GET', `/control/${control.publicId}`)).json() as ControlDetail;
+    return {
+      files: detail.evidence.map((file) => file.name).sort(),
+      changes: detail.history.filter((entry) => entry.kind === 'EVIDENCE').length,
+    };
+  };
+
+  it('keeps fewer than 50 files per control, counting those already there', async () => {
+    const control = await newControl('Quarterly access review');
+    const tooMany = expectError(
+      await upload(
+        control,
+        Array.from({ length: 50 }, (_, index) => text(index)),
+      ),
+      400,
+      'RISK_EVIDENCE_TOO_MANY',
+    );
+    expect(tooMany).toMatchObject({ field: 'file', params: { limit: 50 } });
+    expect(await stored(control)).toEqual({ files: [], changes: 0 });
+
+    const first = await upload(
+      control,
+      Array.from({ length: 49 }, (_, index) => text(index)),
+    );
+    expect(first.statusCode, first.body).toBe(201);
+    const before = await stored(control);
+    expect(before.files).toHaveLength(49);
+    expectError(await upload(control, [text(49)]), 400, 'RISK_EVIDENCE_TOO_MANY');
+    expect(await stored(control)).toEqual(before);
+  });
+
+  it('refuses a file over 32 MiB, of an unsupported type, or none, storing nothing', async () => {
+    const control = await newControl('Backup restore test');
+    const large = expectError(
+      await upload(control, [
+        text(1),
+        { name: 'dump.txt', content: Buffer.alloc(32 * 1024 * 1024 + 1, 'a') },
+      ]),
+      413,
+      'RISK_EVIDENCE_TOO_LARGE',
+    );
+    expect(large.params).toMatchObject({ 0: 'dump.txt', maxBytes: 32 * 1024 * 1024 });
+    expect(await stored(control)).toEqual({ files: [], changes: 0 });
+
+    for (const file of [
+      { name: 'tool.exe', content: 'MZ binary' },
+      // A PDF name whose bytes are not a PDF.
+      { name: 'report.pdf', content: 'plain text' },
+    ]) {
+      const refused = expectError(
+        await upload(control, [text(1), file]),
+        415,
+        'RISK_EVIDENCE_UNSUPPORTED_TYPE',
+      );
+      expect(refused).toMatchObject({ field: 'file', params: { 0: file.name } });
+    }
+    expect(await stored(control)).toEqual({ files: [], changes: 0 });
+
+    expect(expectError(await upload(control, []), 400, 'RISK_EVIDENCE_NO_FILE').field).toBe('file');
+    expectError(
+      await call('POST', `/control/${control.publicId}/evidence`, editor, { file: 'x' }),
+      400,
+      'RISK_EVIDENCE_NO_FILE',
+    );
+    expect(await stored(control)).toEqual({ files: [], changes: 0 });
+  });
+
+  it("answers 404 for evidence that is not the control's, removing nothing", async () => {
+    const control = await newControl('Firewall rule review');
+    const other = await newControl('Vendor attestation');
+    expect((await upload(control, [text(1)])).statusCode).toBe(201);
+    expect((await upload(other, [text(2)])).statusCode).toBe(201);
+    const [otherFile] = (
+      await call('GET', `/control/${other.publicId}`).then((r) => r.json() as ControlDetail)
+    ).evidence;
+    const before = await stored(control);
+    for (const id of [crypto.randomUUID(), otherFile!.id]) {
+      expectError(
+        await call('GET', `/control/${control.publicId}/evidence/${id}`),
+        404,
+        'RISK_EVIDENCE_NOT_FOUND',
+      );
+      expectError(
+        await call('DELETE', `/control/${control.publicId}/evidence/${id}`),
+        404,
+        'RISK_EVIDENCE_NOT_FOUND',
+      );
+    }
+    expect(await stored(control)).toEqual(before);
+    expect((await stored(other)).files).toEqual(['check-2.txt']);
   });
 });
 

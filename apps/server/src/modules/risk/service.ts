@@ -43,6 +43,7 @@ import {
   copiedIds,
   libraryCopyPlan,
   findRisk,
+  homePersonEmail,
   insertHistory,
   insertRisk,
   itemsByIds,
@@ -355,13 +356,28 @@ async function assertRefs(db: Db, scope: Scope, refs: Refs) {
     const found = orgId ? await tagsByIds(db, orgId, tagIds) : [];
     if (found.length !== tagIds.length) throw invalid('tagIds', 'tags');
   }
-  for (const id of unique(refs.watcherIds) ?? []) {
-    if (!orgId || !(await mayHoldTickets(db, orgId, id))) {
-      throw validationFailed('RISK_INVALID_PERSON', `Not a user of the organisation: ${id}`, {
-        field: 'watcherIds',
-        params: { 0: id },
-      });
-    }
+  await assertActivePeople(db, orgId, 'watcherIds', 'watchers', refs.watcherIds ?? []);
+}
+
+/**
+ * Each of `ids` is an active person of the organisation (library items name none); otherwise 400
+ * RISK_INVALID_PERSON naming the field, and the person by e-mail when they are of the organisation.
+ */
+export async function assertActivePeople(
+  db: Db,
+  orgId: string | null,
+  field: string,
+  label: string,
+  ids: Iterable<string>,
+) {
+  for (const id of new Set(ids)) {
+    if (orgId && (await mayHoldTickets(db, orgId, id))) continue;
+    const email = orgId ? await homePersonEmail(db, orgId, id) : null;
+    throw validationFailed(
+      'RISK_INVALID_PERSON',
+      `${email ?? 'A person'} chosen as ${label} is not an active user of the organisation`,
+      { field, params: { field: label, person: email ?? 'the chosen person' } },
+    );
   }
 }
 
