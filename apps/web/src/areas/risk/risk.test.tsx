@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { AssessmentDetail, InventoryItem, ProductSku, Risk, RiskDetail } from '@vigil/contracts';
+import type { AssessmentDetail, InventoryDetail, ProductSku, Risk, RiskDetail } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
@@ -231,7 +231,7 @@ describe('the risk editor', { timeout: SLOW }, () => {
   });
 });
 
-const inventoryItem = (overrides: Partial<InventoryItem> = {}): InventoryItem => ({
+const inventoryItem = (overrides: Partial<InventoryDetail> = {}): InventoryDetail => ({
   id: '44444444-4444-4444-8444-444444444444',
   publicId: 'S-0001',
   kind: 'VENDOR',
@@ -257,6 +257,12 @@ const inventoryItem = (overrides: Partial<InventoryItem> = {}): InventoryItem =>
   version: 1,
   createdOn: '2026-11-01T09:00:00.000Z',
   modifiedOn: '2026-11-01T09:00:00.000Z',
+  answers: {},
+  authorizedPeople: [],
+  userAdministrators: [],
+  lineItems: [],
+  risks: [],
+  inRegister: false,
   ...overrides,
 });
 
@@ -266,17 +272,7 @@ describe('the potential impact of a risk', { timeout: SLOW }, () => {
     const fetchMock = stubApi({
       ...withRisk(['RISK_THIRD_PARTY_RISK']),
       [`GET ${base}/inventory`]: { body: { items: [system], total: 1 } },
-      [`GET ${base}/inventory-item/${system.id}`]: {
-        body: {
-          ...system,
-          answers: {},
-          authorizedPeople: [],
-          userAdministrators: [],
-          lineItems: [],
-          risks: [],
-          inRegister: false,
-        },
-      },
+      [`GET ${base}/inventory-item/${system.id}`]: { body: system },
       [`POST ${base}/risk`]: { status: 201, body: detail() },
       [`GET ${base}/risk/R-0001`]: { body: detail() },
     });
@@ -424,39 +420,14 @@ describe('the inventory', { timeout: SLOW }, () => {
       ...withRisk(['RISK_SYSTEMS_AND_APPLICATIONS']),
       [`POST ${base}/inventory-item`]: {
         status: 201,
-        body: {
+        body: inventoryItem({
           id: '22222222-2222-4222-8222-222222222222',
-          publicId: 'S-0001',
           kind: 'SYSTEM',
           name: 'Core banking',
-          library: false,
-          copiedFromId: null,
-          definition: '',
-          vendor: null,
-          goLiveDate: null,
-          versionNumber: '',
-          dataLocation: '',
-          systemType: null,
-          businessOwner: null,
-          systemAdmin: null,
-          assetType: null,
-          dataSensitivity: 'HIGH',
           businessCriticality: null,
           inherentRisk: null,
-          dueDiligenceStrength: null,
-          residualRisk: null,
           unanswered: 13,
-          riskCount: 0,
-          version: 1,
-          createdOn: '2026-11-01T09:00:00.000Z',
-          modifiedOn: '2026-11-01T09:00:00.000Z',
-          answers: {},
-          authorizedPeople: [],
-          userAdministrators: [],
-          lineItems: [],
-          risks: [],
-          inRegister: false,
-        },
+        }),
       },
     });
     const { user } = renderApp(`/risk/inventory/register?orgId=${HOME_ORG_ID}`);
