@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { baseUrl, orgIdOf, signInThroughPage } from './support';
 
-test('a risk officer scores a new risk from two linked controls and a system, overrides a recommendation with its reason and marks a late review done', async ({
+test('a risk officer scores a new risk from two linked controls and a system, overrides a recommendation with its reason, gives it a review schedule and marks it reviewed', async ({
   page,
 }) => {
   test.setTimeout(90_000);
@@ -31,22 +31,25 @@ test('a risk officer scores a new risk from two linked controls and a system, ov
   await page.getByRole('option', { name: /Wire transfer system: Fedwire/ }).click();
   await page.keyboard.press('Escape');
 
-  await page.getByRole('combobox', { name: 'Potential impact' }).click();
-  await page.getByRole('option', { name: 'Very High' }).click();
-  await page.getByRole('combobox', { name: 'Likelihood' }).click();
-  await page.getByRole('option', { name: 'High', exact: true }).click();
+  // The wire transfer system's data sensitivity is High and its business criticality Very High.
   await expect(page.getByText('Recommended: Very High')).toBeVisible();
-  // Both controls score Strong overall.
-  await expect(page.getByText('Recommended: Strong')).toBeVisible();
   const useRecommended = page.getByRole('button', { name: 'Use recommended' });
   await useRecommended.nth(0).click();
+  await expect(page.getByRole('combobox', { name: 'Potential impact' })).toHaveValue('Very High');
+  await page.getByRole('combobox', { name: 'Likelihood' }).click();
+  await page.getByRole('option', { name: 'High', exact: true }).click();
+  await expect(page.getByText('Recommended: Very High')).toHaveCount(2);
+  // Both controls score Strong overall.
+  await expect(page.getByText('Recommended: Strong')).toBeVisible();
   await useRecommended.nth(1).click();
+  await useRecommended.nth(2).click();
   await expect(page.getByText('Recommended: Moderate')).toBeVisible();
   await page.getByRole('combobox', { name: 'Residual risk' }).click();
   await page.getByRole('option', { name: 'High', exact: true }).click();
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByText('Give a reason for overriding the recommendation.')).toBeVisible();
   await page.getByRole('textbox', { name: /Reason for overriding/ }).fill('Chargebacks doubled this quarter');
+  await page.getByLabel('Due date').fill('2026-01-15');
   await page.getByRole('button', { name: 'Create' }).click();
 
   await expect(page).toHaveURL(/\/risk\/risks\/register\/R-\d{4}/);
@@ -55,6 +58,28 @@ test('a risk officer scores a new risk from two linked controls and a system, ov
     'Chargebacks doubled this quarter',
   );
   await expect(page.getByRole('cell', { name: 'CREATED', exact: true })).toBeVisible();
+  await expect(page.getByText('Due 2026-01-15: Late')).toBeVisible();
+
+  // A review schedule whose next review has passed: marking it reviewed opens at once and moves it on.
+  await expect(page.getByText('No review schedule yet.')).toBeVisible();
+  await page.getByRole('button', { name: 'Add review schedule' }).click();
+  const schedule = page.getByRole('dialog', { name: 'Review schedule' });
+  await schedule.getByRole('textbox', { name: 'Repeat every' }).fill('3');
+  await schedule.getByRole('combobox', { name: 'Unit' }).click();
+  await page.getByRole('option', { name: 'months' }).click();
+  const passed = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+  await schedule.getByLabel('Next review').fill(passed);
+  await schedule.getByRole('combobox', { name: 'Watchers' }).click();
+  await page.getByRole('option').first().click();
+  await schedule.getByRole('textbox', { name: 'Repeat every' }).click();
+  await schedule.getByRole('button', { name: 'Save' }).click();
+  await expect(schedule).toHaveCount(0);
+  await expect(page.getByText('Late', { exact: true })).toBeVisible();
+  await expect(page.getByText(`Every 3 months; next review ${passed}`)).toBeVisible();
+  await page.getByRole('button', { name: 'Mark as reviewed' }).click();
+  await expect(page.getByText('Early', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Mark as reviewed' })).toBeDisabled();
+  await expect(page.getByRole('cell', { name: 'REVIEW', exact: true }).first()).toBeVisible();
 
   // The register lists it with its scores.
   await page.getByRole('link', { name: 'Risk register' }).click();

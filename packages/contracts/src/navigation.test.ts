@@ -142,6 +142,15 @@ describe('left-bar landing targets (spec 1 section 2.6)', () => {
   });
 });
 
+const RISK_REGISTERS = [
+  '/risk/assessments',
+  '/risk/risks/register',
+  '/risk/risks/library',
+  '/risk/controls/register',
+  '/risk/controls/library',
+];
+const RISK_INVENTORY = ['/risk/inventory/register', '/risk/inventory/library'];
+
 describe('section tabs (spec 1 section 2.7)', () => {
   const tabIds = (section: SectionId, given: Given) =>
     visibleSectionTabs(section, ctx(given)).map((tab) => tab.path);
@@ -221,16 +230,15 @@ describe('section tabs (spec 1 section 2.7)', () => {
     [
       'risk',
       { permissions: ['RISK_VIEW'], skus: ['RISK_INFORMATION_SECURITY', 'RISK_SYSTEMS_AND_APPLICATIONS'] },
-      [
-        '/risk/assessments',
-        '/risk/risks/register',
-        '/risk/risks/library',
-        '/risk/controls/register',
-        '/risk/controls/library',
-        '/risk/inventory/register',
-        '/risk/inventory/library',
-      ],
+      [...RISK_REGISTERS, ...RISK_INVENTORY],
     ],
+    // Vendors live in the inventory: Third-Party Risk alone opens it, Information Security alone does not.
+    [
+      'risk',
+      { permissions: ['RISK_VIEW'], skus: ['RISK_THIRD_PARTY_RISK'] },
+      [...RISK_REGISTERS, ...RISK_INVENTORY],
+    ],
+    ['risk', { permissions: ['RISK_VIEW'], skus: ['RISK_INFORMATION_SECURITY'] }, RISK_REGISTERS],
     // Without a risk product only the libraries are open.
     ['risk', { permissions: ['RISK_VIEW'] }, ['/risk/risks/library', '/risk/controls/library']],
     ['settings', {}, ['/settings/profile']],

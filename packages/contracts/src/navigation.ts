@@ -340,13 +340,13 @@ export const SECTION_TABS: Readonly<Record<SectionId, readonly SectionTab[]>> = 
       id: 'inventoryRegister',
       path: '/risk/inventory/register',
       permissions: ['RISK_VIEW'],
-      sku: 'riskSystemsAndApplications',
+      sku: 'riskInventory',
     },
     {
       id: 'inventoryLibrary',
       path: '/risk/inventory/library',
       permissions: ['RISK_VIEW'],
-      sku: 'riskSystemsAndApplications',
+      sku: 'riskInventory',
     },
   ],
   settings: [

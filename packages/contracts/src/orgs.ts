@@ -20,6 +20,8 @@ export const SKU_GATES = {
   riskInformationSecurity: ['RISK_INFORMATION_SECURITY'],
   riskSystemsAndApplications: ['RISK_SYSTEMS_AND_APPLICATIONS'],
   riskThirdParty: ['RISK_THIRD_PARTY_RISK'],
+  /** The inventory holds systems and applications, and the vendors of third-party risk. */
+  riskInventory: ['RISK_SYSTEMS_AND_APPLICATIONS', 'RISK_THIRD_PARTY_RISK'],
   customParsers: ['CUSTOM_PARSERS'],
   reportingPremium: ['REPORTING_PREMIUM'],
   acceleratedArchive: ['ACCELERATED_ARCHIVE_DATA_TIER'],

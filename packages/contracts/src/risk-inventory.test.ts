@@ -4,9 +4,12 @@ import {
   derivedDataSensitivity,
   derivedDueDiligenceStrength,
   INVENTORY_QUESTIONS,
+  inventoryKindsOf,
   inventoryScores,
   questionsOf,
+  unansweredMandatoryQuestions,
   type InventoryAnswers,
+  type InventoryKind,
   type QuestionSet,
 } from './risk-inventory';
 
@@ -91,5 +94,33 @@ describe('inventory scores', () => {
     expect(questionsOf('SYSTEM')).not.toContain('D1');
     expect(questionsOf('VENDOR')).toContain('D8');
     expect(questionsOf('APPLICATION')).toHaveLength(17);
+  });
+});
+
+describe('mandatory questions', () => {
+  const full = { ...answered('SENSITIVITY', 1), ...answered('CRITICALITY', 2) };
+  it.each<[string, InventoryKind, InventoryAnswers, string[]]>([
+    ['a system with both scoring sets answered', 'SYSTEM', full, []],
+    ['other sets are not mandatory', 'APPLICATION', { ...full, P1: 'YES' }, []],
+    ['a system missing criticality answers', 'SYSTEM', answered('SENSITIVITY', 4), ['C1', 'C2', 'C3', 'C4']],
+    ['a vendor also owes due diligence', 'VENDOR', full, INVENTORY_QUESTIONS.DUE_DILIGENCE as string[]],
+    ['a vendor with everything answered', 'VENDOR', { ...full, ...answered('DUE_DILIGENCE', 3) }, []],
+    ['nothing answered', 'SYSTEM', {}, ['S1', 'S2', 'S3', 'S4', 'C1', 'C2', 'C3', 'C4']],
+  ])('%s', (_, kind, answers, expected) => {
+    expect(unansweredMandatoryQuestions(kind, answers)).toEqual(expected);
+  });
+});
+
+describe('inventory kinds by module', () => {
+  it.each<[Parameters<typeof inventoryKindsOf>[0], InventoryKind[]]>([
+    [['SYSTEMS_AND_APPLICATIONS'], ['SYSTEM', 'APPLICATION']],
+    [['THIRD_PARTY_RISK'], ['VENDOR']],
+    [['INFORMATION_SECURITY'], []],
+    [
+      ['SYSTEMS_AND_APPLICATIONS', 'THIRD_PARTY_RISK'],
+      ['SYSTEM', 'APPLICATION', 'VENDOR'],
+    ],
+  ])('%j hold %j', (modules, kinds) => {
+    expect(inventoryKindsOf(modules)).toEqual(kinds);
   });
 });

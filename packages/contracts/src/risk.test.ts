@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addReviewInterval,
+  dueDateStatus,
   entitledRiskModules,
   INHERENT_RISK_MATRIX,
   publicIdOf,
@@ -9,6 +10,7 @@ import {
   recommendedOverallScore,
   recommendedPotentialImpact,
   recommendedResidualRisk,
+  recommendedRiskImpact,
   reviewStatus,
   todayIn,
   type ControlStrength,
@@ -155,5 +157,35 @@ describe('review schedule dates', () => {
     const instant = new Date('2026-03-01T03:00:00Z');
     expect(todayIn('UTC', instant)).toBe('2026-03-01');
     expect(todayIn('America/New_York', instant)).toBe('2026-02-28');
+  });
+});
+
+describe("a risk's potential impact from its linked systems", () => {
+  const system = (dataSensitivity: RiskLevel | null, businessCriticality: RiskLevel | null) => ({
+    dataSensitivity,
+    businessCriticality,
+  });
+  it.each<[string, ReturnType<typeof system>[], RiskLevel | null]>([
+    ['no system', [], null],
+    ['one system: the higher of its two levels', [system('LOW', 'HIGH')], 'HIGH'],
+    ['the highest system wins', [system('LOW', 'MODERATE'), system('EXTREME', 'INSIGNIFICANT')], 'EXTREME'],
+    ['systems not scored on both are left out', [system('EXTREME', null), system('LOW', 'LOW')], 'LOW'],
+    ['no system scored on both', [system(null, 'HIGH'), system('HIGH', null)], null],
+  ])('%s', (_, systems, expected) => {
+    expect(recommendedRiskImpact(systems)).toBe(expected);
+  });
+});
+
+describe('due-date status', () => {
+  it.each<[string, string, ReviewStatus]>([
+    ['2027-03-31', '2027-01-01', 'EARLY'],
+    ['2027-03-31', '2027-02-28', 'EARLY'],
+    ['2027-03-31', '2027-03-01', 'ALMOST_DUE'],
+    ['2027-03-31', '2027-03-31', 'ALMOST_DUE'],
+    ['2027-03-31', '2027-04-01', 'LATE'],
+    ['2028-03-01', '2028-01-31', 'ALMOST_DUE'],
+    ['2028-03-01', '2028-01-30', 'EARLY'],
+  ])('due %s on %s is %s', (due, today, expected) => {
+    expect(dueDateStatus(due, today)).toBe(expected);
   });
 });

@@ -113,6 +113,10 @@ export const RISK_EXCEPTION_FILTERS = [
 ] as const;
 export type RiskExceptionFilter = (typeof RISK_EXCEPTION_FILTERS)[number];
 
+/** Where a review schedule, or a risk's due date, stands: the spec's review timing and due-date status. */
+export const REVIEW_STATUSES = ['EARLY', 'ALMOST_DUE', 'LATE'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
 /** Kinds of the audit history of a risk or control. */
 export const RISK_HISTORY_KINDS = [
   'CREATED',
@@ -228,6 +232,25 @@ export function recommendedPotentialImpact(
   return RISK_LEVELS[Math.max(levelIndex(dataSensitivity), levelIndex(businessCriticality))]!;
 }
 
+/** The scores of a linked system, application or vendor a risk's potential impact is recommended from. */
+export interface SystemImpactScores {
+  dataSensitivity: RiskLevel | null;
+  businessCriticality: RiskLevel | null;
+}
+
+/**
+ * A risk's potential impact from its linked systems, applications and vendors (our rule): the highest of
+ * their impacts, each the higher of its data sensitivity and business criticality. Items not yet scored
+ * on both are left out; null when none is.
+ */
+export function recommendedRiskImpact(systems: readonly SystemImpactScores[]): RiskLevel | null {
+  const impacts = systems
+    .map((system) => recommendedPotentialImpact(system.dataSensitivity, system.businessCriticality))
+    .filter((impact): impact is RiskLevel => impact !== null);
+  if (impacts.length === 0) return null;
+  return RISK_LEVELS[Math.max(...impacts.map(levelIndex))]!;
+}
+
 /** A control's overall score: the weaker of its design and operating effectiveness. */
 export function recommendedOverallScore(
   designEffectiveness: ControlStrength | null,
@@ -243,9 +266,15 @@ export function recommendedOverallScore(
 }
 
 /** The scores of a risk that are recommended, and what each recommendation needs. */
-export const RECOMMENDED_RISK_SCORES = ['inherentRisk', 'controlStrength', 'residualRisk'] as const;
+export const RECOMMENDED_RISK_SCORES = [
+  'potentialImpact',
+  'inherentRisk',
+  'controlStrength',
+  'residualRisk',
+] as const;
 export type RecommendedRiskScore = (typeof RECOMMENDED_RISK_SCORES)[number];
 export const RECOMMENDATION_NEEDS: Record<RecommendedRiskScore, string> = {
+  potentialImpact: 'linked systems with data sensitivity and business criticality',
   inherentRisk: 'likelihood and potential impact',
   controlStrength: 'linked controls with overall scores',
   residualRisk: 'inherent risk and control strength',
@@ -259,16 +288,22 @@ export interface RiskScoreValues {
   residualRisk: RiskLevel | null;
 }
 
-/** The recommendation of each recommended score given the other scores and linked controls. */
+/**
+ * The recommendation of each recommended score given the other scores, the linked controls' overall
+ * scores and the linked systems' scores.
+ */
 export function riskRecommendations(
   scores: RiskScoreValues,
   linkedControlScores: readonly (ControlStrength | null)[],
+  linkedSystems: readonly SystemImpactScores[],
 ): {
+  potentialImpact: RiskLevel | null;
   inherentRisk: RiskLevel | null;
   controlStrength: ControlStrength | null;
   residualRisk: RiskLevel | null;
 } {
   return {
+    potentialImpact: recommendedRiskImpact(linkedSystems),
     inherentRisk: recommendedInherentRisk(scores.potentialImpact, scores.likelihood),
     controlStrength: recommendedControlStrength(linkedControlScores),
     residualRisk: recommendedResidualRisk(scores.inherentRisk, scores.controlStrength),
@@ -297,7 +332,7 @@ const scoreInput = <T extends z.ZodType>(value: T) =>
   });
 
 export const riskScoresInputSchema = z.object({
-  potentialImpact: level.nullable().optional(),
+  potentialImpact: scoreInput(level).optional(),
   likelihood: level.nullable().optional(),
   inherentRisk: scoreInput(level).optional(),
   controlStrength: scoreInput(strength).optional(),
@@ -428,7 +463,9 @@ export const riskSchema = riskRefSchema.extend({
   exception: z.boolean(),
   dueDate: z.string().nullable(),
   timeZoneId: z.string().nullable(),
-  potentialImpact: level.nullable(),
+  /** Where the due date stands today in the risk's time zone (EARLY, ALMOST_DUE, LATE); null without one. */
+  dueDateStatus: z.enum(REVIEW_STATUSES).nullable(),
+  potentialImpact: scoreOut(level),
   likelihood: level.nullable(),
   inherentRisk: scoreOut(level),
   controlStrength: scoreOut(strength),
@@ -641,8 +678,6 @@ export type RiskListItem = z.infer<typeof riskListItemSchema>;
 
 export const REVIEW_UNITS = ['day', 'month', 'year'] as const;
 export type ReviewUnit = (typeof REVIEW_UNITS)[number];
-export const REVIEW_STATUSES = ['EARLY', 'ALMOST_DUE', 'LATE'] as const;
-export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 export const REVIEW_CHANGE_KINDS = ['ADDED', 'EDITED', 'DELETED', 'MARKED_REVIEWED'] as const;
 export const REVIEW_EVERY_MAX = 366;
 /** A review becomes almost due in the last quarter of its interval, at most this many days before. */
@@ -687,13 +722,27 @@ export function reviewStatus(
   every: number,
   unit: ReviewUnit,
 ): ReviewStatus {
-  const left = dayNumber(nextReview) - dayNumber(today);
-  if (left < 0) return 'LATE';
   const window = Math.min(
     REVIEW_ALMOST_DUE_MAX_DAYS,
     Math.max(1, Math.ceil(intervalDays(nextReview, every, unit) / 4)),
   );
+  return statusBefore(nextReview, today, window);
+}
+
+/** LATE after `date`, ALMOST_DUE from `window` days before it up to it, EARLY before that. */
+function statusBefore(date: string, today: string, window: number): ReviewStatus {
+  const left = dayNumber(date) - dayNumber(today);
+  if (left < 0) return 'LATE';
   return left <= window ? 'ALMOST_DUE' : 'EARLY';
+}
+
+/**
+ * The due-date status of a risk on `today` (in the risk's time zone), by the review rule with no
+ * interval to take a quarter of: LATE after the due date, ALMOST_DUE in the 30 days up to it, EARLY
+ * before.
+ */
+export function dueDateStatus(dueDate: string, today: string): ReviewStatus {
+  return statusBefore(dueDate, today, REVIEW_ALMOST_DUE_MAX_DAYS);
 }
 
 /** Today's date (yyyy-mm-dd) on the wall clock of `timeZone`. */

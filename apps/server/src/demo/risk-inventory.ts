@@ -3,14 +3,17 @@ import {
   inventoryScores,
   publicIdOf,
   questionsOf,
+  recommendedRiskImpact,
   type InventoryAnswer,
   type InventoryKind,
   type QuestionSet,
   type SystemType,
 } from '@vigil/contracts';
 import type { Db } from '../db/client';
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import { impactScoresOfRisks } from '../modules/risk/inventory';
 import { nextNumber, type Scope } from '../modules/risk/repo';
-import { riskInventoryItems, riskInventoryLineItems, riskSystemLinks } from '../modules/risk/tables';
+import { riskInventoryItems, riskInventoryLineItems, risks, riskSystemLinks } from '../modules/risk/tables';
 
 interface DemoItem {
   kind: InventoryKind;
@@ -251,9 +254,26 @@ export async function seedInventoryDemo(
   lists: { vendorIds: string[]; assetTypeIds: string[]; riskIds: string[] },
 ) {
   await addItems(tx, { library: true }, LIBRARY_ITEMS, providerAdminId);
-  return addItems(tx, { orgId: harbor.orgId }, ITEMS, harbor.adminId, {
+  const ids = await addItems(tx, { orgId: harbor.orgId }, ITEMS, harbor.adminId, {
     ...lists,
     ownerId: harbor.analystId,
     adminId: harbor.adminId,
   });
+  // A risk whose potential impact differs from the one its linked systems recommend says why.
+  const systemScores = await impactScoresOfRisks(tx, lists.riskIds);
+  for (const [riskId, scores] of systemScores) {
+    const recommended = recommendedRiskImpact(scores);
+    if (!recommended) continue;
+    await tx
+      .update(risks)
+      .set({ potentialImpactReason: 'Set by the risk owner from loss history rather than system scores.' })
+      .where(
+        and(
+          eq(risks.id, riskId),
+          isNull(risks.potentialImpactReason),
+          ne(risks.potentialImpact, recommended),
+        ),
+      );
+  }
+  return ids;
 }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/database';
 import { seedOrg, seedUser } from '../../test/fixtures';
 import type { Database } from '../db/client';
-import { reviewStatus, todayIn, type ReviewUnit } from '@vigil/contracts';
+import { recommendedRiskImpact, reviewStatus, todayIn, type ReviewUnit } from '@vigil/contracts';
+import { impactScoresOfRisks } from '../modules/risk/inventory';
 import {
   reviewSchedules,
   riskControlLinks,
@@ -68,6 +69,21 @@ describe('risk demo data', () => {
     });
     expect(items.filter((item) => item.unanswered > 0)).toHaveLength(3);
     expect((await database.db.select().from(riskSystemLinks)).length).toBeGreaterThan(10);
+  });
+
+  it('gives a reason wherever a potential impact differs from the one its systems recommend', async () => {
+    const register = await database.db.select().from(risks).where(eq(risks.orgId, orgId));
+    const systemScores = await impactScoresOfRisks(
+      database.db,
+      register.map((risk) => risk.id),
+    );
+    const recommended = register.filter((risk) => recommendedRiskImpact(systemScores.get(risk.id)!));
+    expect(recommended.length).toBeGreaterThan(5);
+    for (const risk of recommended) {
+      if (risk.potentialImpact !== recommendedRiskImpact(systemScores.get(risk.id)!)) {
+        expect(risk.potentialImpactReason, risk.publicId).not.toBeNull();
+      }
+    }
   });
 
   it('has review schedules early, almost due and late', async () => {

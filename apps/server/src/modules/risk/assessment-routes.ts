@@ -122,7 +122,9 @@ export function assessmentRoutes(app: FastifyInstance, db: Db) {
         description:
           'Needs both aggregate scores, overridden or recommended (400 RISK_ASSESSMENT_SCORE_REQUIRED with the ' +
           'field inherentRisk or residualRisk), and the executive summary (400 RISK_ASSESSMENT_SUMMARY_REQUIRED, ' +
-          'field executiveSummary). The aggregates and the items’ scores are kept as they stand and the ' +
+          'field executiveSummary). Each item of an inventory assessment must have answered its mandatory ' +
+          'questions, the sensitivity and criticality sets and for vendors the due-diligence questionnaire (400 ' +
+          'RISK_MANDATORY_ITEM_INVALID naming the items, field itemIds). The aggregates and the items’ scores are kept as they stand and the ' +
           `assessment is read-only from then on. ${EDITABLE} ${ONE}`,
         params: refParams,
         body: assessmentCompleteSchema,

@@ -89,7 +89,7 @@ const createRisk = (
         name,
         modules: ['INFORMATION_SECURITY'],
         scores: {
-          potentialImpact: impact,
+          potentialImpact: { value: impact },
           likelihood,
           inherentRisk: { recommended: true },
           controlStrength: { value: strength },
@@ -182,6 +182,54 @@ describe('risk assessments', () => {
     expect(assessment.inherentRisk.recommended).toBe(item.inherentRisk);
   });
 
+  it('complete an inventory assessment only once its items answered their mandatory questions', async () => {
+    const scored = { S1: 'YES', S2: 'NO', S3: 'NO', S4: 'NO', C1: 'NO', C2: 'NO', C3: 'NO', C4: 'YES' };
+    const complete = await ok<{ id: string; publicId: string }>(
+      call('POST', '/inventory-item', editor, { kind: 'APPLICATION', name: 'Payments', answers: scored }),
+      201,
+    );
+    const partial = await ok<{ id: string; publicId: string; version: number }>(
+      call('POST', '/inventory-item', editor, {
+        kind: 'SYSTEM',
+        name: 'Mail gateway',
+        // Criticality left half answered; the other sets are not mandatory.
+        answers: { S1: 'NO', S2: 'NO', S3: 'NO', S4: 'NO', C1: 'YES', C2: 'NO', P1: 'YES' },
+      }),
+      201,
+    );
+    const assessment = await createAssessment({
+      kind: 'INVENTORY',
+      itemIds: [complete.id, partial.id],
+      inherentRisk: 'HIGH',
+      residualRisk: 'MODERATE',
+      executiveSummary: 'Systems reviewed.',
+    });
+    const refused = expectError(
+      await call('POST', `/risk-assessment/${assessment.publicId}/complete`, editor, { version: 1 }),
+      400,
+      'RISK_MANDATORY_ITEM_INVALID',
+    );
+    expect(refused).toMatchObject({ field: 'itemIds', params: { 0: partial.publicId } });
+    const unchanged = await ok<Detail>(call('GET', `/risk-assessment/${assessment.publicId}`));
+    expect(unchanged).toMatchObject({ state: 'DRAFT', version: 1, completedOn: null });
+    const completions = await ctx.database.db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.targetId, assessment.id), eq(activityLog.action, 'assessment.completed')));
+    expect(completions).toEqual([]);
+
+    await ok(
+      call('PATCH', `/inventory-item/${partial.publicId}`, editor, {
+        version: partial.version,
+        answers: { C3: 'NO', C4: 'NO' },
+      }),
+    );
+    const done = await ok<Detail>(
+      call('POST', `/risk-assessment/${assessment.publicId}/complete`, editor, { version: 1 }),
+    );
+    expect(done.state).toBe('COMPLETED');
+  });
+
   it('are saved as drafts, and complete only with both aggregate scores and the executive summary', async () => {
     const assessment = await createAssessment({});
     expect(assessment.inherentRisk).toEqual({ value: null, recommended: null, overridden: false });
@@ -252,7 +300,7 @@ describe('risk assessments', () => {
     await ok(
       call('PATCH', `/risk/${risk.publicId}`, editor, {
         version,
-        scores: { potentialImpact: 'LOW', likelihood: 'LOW', inherentRisk: { recommended: true } },
+        scores: { potentialImpact: { value: 'LOW' }, likelihood: 'LOW', inherentRisk: { recommended: true } },
       }),
     );
     const later = await ok<Detail>(call('GET', `/risk-assessment/${assessment.publicId}`, viewer));

@@ -11,12 +11,14 @@ import {
   recommendedAggregate,
   RISK_LEVEL_LABELS,
   RISK_MODULE_LABELS,
+  unansweredMandatoryQuestions,
   type Assessment,
   type AssessmentDetail,
   type AssessmentItem,
   type AssessmentKind,
   type AssessmentList,
   type AssessmentState,
+  type InventoryKind,
   type RiskLevel,
   type RiskModule,
 } from '@vigil/contracts';
@@ -106,6 +108,38 @@ async function checkItems(db: Db, orgId: string, kind: AssessmentKind, module: R
     );
   }
   return unique;
+}
+
+/**
+ * An inventory assessment is completed only when each covered item has answered its mandatory questions
+ * (400 RISK_MANDATORY_ITEM_INVALID naming the items, field `itemIds`).
+ */
+async function assertMandatoryAnswered(db: Db, orgId: string, ids: string[]) {
+  if (ids.length === 0) return;
+  const rows = await db
+    .select({
+      publicId: riskInventoryItems.publicId,
+      kind: riskInventoryItems.kind,
+      answers: riskInventoryItems.answers,
+    })
+    .from(riskInventoryItems)
+    .where(and(scopeWhere(riskInventoryItems, { orgId }), inArray(riskInventoryItems.id, ids)))
+    .orderBy(riskInventoryItems.number);
+  const invalid = rows.filter(
+    (row) => unansweredMandatoryQuestions(row.kind as InventoryKind, row.answers).length > 0,
+  );
+  if (invalid.length > 0) {
+    const publicIds = invalid.map((row) => row.publicId).join(', ');
+    throw validationFailed(
+      'RISK_MANDATORY_ITEM_INVALID',
+      `Mandatory questions are unanswered by ${publicIds}`,
+      {
+        field: 'itemIds',
+        params: { 0: publicIds },
+        validValues: invalid.map((row) => row.publicId),
+      },
+    );
+  }
 }
 
 /** The organisation's assessments of the modules it holds (others are as good as absent). */
@@ -312,8 +346,9 @@ export async function updateAssessment(
 /**
  * Completes and publishes the assessment: both aggregate scores (the override, else the
  * recommendation) and the executive summary are needed (400 RISK_ASSESSMENT_SCORE_REQUIRED,
- * RISK_ASSESSMENT_SUMMARY_REQUIRED with the field). The aggregates and the covered items' scores are
- * kept as they stand.
+ * RISK_ASSESSMENT_SUMMARY_REQUIRED with the field), and an inventory assessment's items must have
+ * answered their mandatory questions (400 RISK_MANDATORY_ITEM_INVALID). The aggregates and the covered
+ * items' scores are kept as they stand.
  */
 export async function completeAssessment(
   db: Db,
@@ -323,6 +358,7 @@ export async function completeAssessment(
 ): Promise<AssessmentDetail> {
   const row = await db.transaction(async (tx) => {
     const current = await lockEditable(tx, actor.access, ref, version);
+    if (current.kind === 'INVENTORY') await assertMandatoryAnswered(tx, current.orgId, current.itemIds);
     const [detail] = await toDetails(tx, [current]);
     for (const score of ASSESSMENT_AGGREGATE_SCORES) {
       if (detail![score].value === null) {

@@ -18,7 +18,6 @@ import { AppError, conflict, validationFailed } from '../../platform/errors';
 import type { SpooledFile } from '../../platform/uploads';
 import { assertProviderAdmin } from '../dashboards/service';
 import { checkedContentType, safeFileName } from '../tickets/file-types';
-import { mayHoldTickets } from '../tickets/service';
 import { triggersByIds } from '../triggers/summaries';
 import {
   controlView,
@@ -43,7 +42,7 @@ import {
   type ControlRow,
   type Scope,
 } from './repo';
-import { LIBRARY, orgScope, recordControl, type Actor } from './service';
+import { assertActivePeople, LIBRARY, orgScope, recordControl, type Actor } from './service';
 import { riskControls } from './tables';
 
 type CreateInput = z.output<typeof controlCreateSchema>;
@@ -138,12 +137,7 @@ async function scopeForWrite(db: Db, access: AccessContext, library: boolean): P
 
 async function assertOwner(db: Db, scope: Scope, ownerId: string | null | undefined) {
   if (!ownerId) return;
-  if (!('orgId' in scope) || !(await mayHoldTickets(db, scope.orgId, ownerId))) {
-    throw validationFailed('RISK_INVALID_PERSON', `Not a user of the organisation: ${ownerId}`, {
-      field: 'ownerId',
-      params: { 0: ownerId },
-    });
-  }
+  await assertActivePeople(db, 'orgId' in scope ? scope.orgId : null, 'ownerId', 'owner', [ownerId]);
 }
 
 async function risksFor(db: Db, scope: Scope, ids: string[]) {

@@ -35,7 +35,8 @@ const FILTERS =
   'name, definition); `sortBy` number, name, dataSensitivity, businessCriticality, modifiedOn with `desc`; ' +
   'paged by pageSize and pageNumber.';
 const RULES =
-  '`vendorId` and `assetTypeId` name items of the VENDOR and ASSET_TYPE custom lists (400 ' +
+  'Systems and applications need the Systems & Applications module, vendors Third-Party Risk (400 ' +
+  'RISK_MODULE_NOT_ENTITLED, field kind). `vendorId` and `assetTypeId` name items of the VENDOR and ASSET_TYPE custom lists (400 ' +
   'RISK_INVALID_LIST_ITEM); `businessOwnerId`, `systemAdminId`, `authorizedPeopleIds` and ' +
   '`userAdministratorIds` active people of the organisation (400 RISK_INVALID_PERSON). `answers` maps question ' +
   'ids of the sensitivity (S1-S4), criticality (C1-C4), parameter (P1-P3), access (A1-A3) and security ' +
@@ -140,7 +141,9 @@ export function inventoryRoutes(app: FastifyInstance, db: Db) {
       list: FILTERS,
       one: '`ref` is the id or public id (LS-0001).',
       create: 'Library items name no lists or people.',
-      copy: 'Items come with their answers and line items. 404 RISK_INVENTORY_NOT_FOUND for ids not in the library.',
+      copy:
+        'Items come with their answers and line items. 404 RISK_INVENTORY_NOT_FOUND for ids not in the library; ' +
+        '400 RISK_MODULE_NOT_ENTITLED for a kind of a module the organisation lacks.',
     },
     listItems: (db, _access, query) => listInventory(db, LIBRARY, query),
     getItem: getInventoryItem,

@@ -1,7 +1,9 @@
 import { INVENTORY_QUESTIONS } from '@vigil/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
+import { orgs } from '../orgs/tables';
 import { insertTicket } from '../tickets/repo';
 
 let ctx: TestContext;
@@ -491,5 +493,72 @@ describe('dashboard data sources', () => {
     expect(table.rows).toHaveLength(3);
     // Highest inherent risk first: the card processor and online banking are Very High.
     expect(table.rows[0]![5]).toBe('EXTREME');
+  });
+});
+
+describe('kinds by module', () => {
+  it('add and edit systems and applications with Systems & Applications, vendors with Third-Party Risk', async () => {
+    const db = ctx.database.db;
+    const thirdPartyOrg = await seedOrg(db, { productSkus: ['RISK_THIRD_PARTY_RISK'] });
+    const user = await seedUser(db, { homeOrgId: thirdPartyOrg.id, permissions: ['RISK_EDIT'] });
+    const vendor = await createItem({ kind: 'VENDOR', name: 'Card processor' }, user, thirdPartyOrg.id);
+    for (const kind of ['SYSTEM', 'APPLICATION']) {
+      const refused = expectError(
+        await call('POST', '/inventory-item', user, { kind, name: 'Core banking' }, thirdPartyOrg.id),
+        400,
+        'RISK_MODULE_NOT_ENTITLED',
+      );
+      expect(refused).toMatchObject({ field: 'kind', params: { module: 'Systems & Applications' } });
+    }
+    const register = (await call('GET', '/inventory', user, undefined, thirdPartyOrg.id)).json() as {
+      items: Item[];
+    };
+    expect(register.items.map((item) => item.name)).toEqual(['Card processor']);
+
+    // Without Third-Party Risk any more, its vendors stay readable but are not changed.
+    await db
+      .update(orgs)
+      .set({ productSkus: ['RISK_SYSTEMS_AND_APPLICATIONS'] })
+      .where(eq(orgs.id, thirdPartyOrg.id));
+    const edit = expectError(
+      await call(
+        'PATCH',
+        `/inventory-item/${vendor.publicId}`,
+        user,
+        { version: vendor.version, name: 'Renamed' },
+        thirdPartyOrg.id,
+      ),
+      400,
+      'RISK_MODULE_NOT_ENTITLED',
+    );
+    expect(edit).toMatchObject({ field: 'kind', params: { module: 'Third-Party Risk' } });
+    const kept = (
+      await call('GET', `/inventory-item/${vendor.publicId}`, user, undefined, thirdPartyOrg.id)
+    ).json() as Item;
+    expect(kept).toMatchObject({ name: 'Card processor', version: vendor.version });
+    expectError(
+      await call('POST', '/inventory-item', stranger, { kind: 'VENDOR', name: 'x' }, otherOrgId),
+      400,
+      'RISK_MODULE_NOT_ENTITLED',
+    );
+    await createItem({ kind: 'APPLICATION', name: 'Online banking' }, user, thirdPartyOrg.id);
+  });
+
+  it('copy library vendors only into an organisation with Third-Party Risk', async () => {
+    const vendor = await createItem(
+      { kind: 'VENDOR', name: 'Library cloud host' },
+      providerAdmin,
+      providerOrgId,
+      '/inventory/library',
+    );
+    expectError(
+      await call('POST', '/inventory/library/copy', stranger, { ids: [vendor.id] }, otherOrgId),
+      400,
+      'RISK_MODULE_NOT_ENTITLED',
+    );
+    const register = (await call('GET', '/inventory', stranger, undefined, otherOrgId)).json() as {
+      items: Item[];
+    };
+    expect(register.items.some((item) => item.name === 'Library cloud host')).toBe(false);
   });
 });

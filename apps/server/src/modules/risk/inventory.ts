@@ -5,6 +5,7 @@ import type {
 } from '@vigil/contracts';
 import {
   INVENTORY_ANSWERS,
+  INVENTORY_KIND_MODULES,
   inventoryScores,
   publicIdOf,
   questionsOf,
@@ -14,6 +15,7 @@ import {
   type InventoryKind,
   type InventoryList,
   type RiskCopyResult,
+  type RiskLevel,
 } from '@vigil/contracts';
 import { and, asc, eq, ilike, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -23,7 +25,6 @@ import type { AccessContext } from '../../platform/access';
 import { recordActivity } from '../../platform/audit/audit';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
 import { assertProviderAdmin } from '../dashboards/service';
-import { mayHoldTickets } from '../tickets/service';
 import {
   copiedIds,
   itemsByIds,
@@ -34,7 +35,7 @@ import {
   scopeWhere,
   type Scope,
 } from './repo';
-import { LIBRARY, orgScope, type Actor } from './service';
+import { assertActivePeople, assertModulesEntitled, LIBRARY, orgScope, type Actor } from './service';
 import {
   riskInventoryItems,
   riskInventoryLineItems,
@@ -273,28 +274,31 @@ async function assertRefs(db: Db, scope: Scope, refs: Refs) {
       throw validationFailed('RISK_INVALID_LIST_ITEM', `Unknown ${list}`, { field, params: { list } });
     }
   }
-  const people: [string, string[]][] = [
-    ['businessOwnerId', refs.businessOwnerId ? [refs.businessOwnerId] : []],
-    ['systemAdminId', refs.systemAdminId ? [refs.systemAdminId] : []],
-    ['authorizedPeopleIds', refs.authorizedPeopleIds ?? []],
-    ['userAdministratorIds', refs.userAdministratorIds ?? []],
+  const people: [string, string, string[]][] = [
+    ['businessOwnerId', 'business owner', refs.businessOwnerId ? [refs.businessOwnerId] : []],
+    ['systemAdminId', 'system admin', refs.systemAdminId ? [refs.systemAdminId] : []],
+    ['authorizedPeopleIds', 'authorized people', refs.authorizedPeopleIds ?? []],
+    ['userAdministratorIds', 'user administrators', refs.userAdministratorIds ?? []],
   ];
-  for (const [field, ids] of people) {
-    for (const id of new Set(ids)) {
-      if (!orgId || !(await mayHoldTickets(db, orgId, id))) {
-        throw validationFailed('RISK_INVALID_PERSON', `Not a user of the organisation: ${id}`, {
-          field,
-          params: { 0: id },
-        });
-      }
-    }
-  }
+  for (const [field, label, ids] of people) await assertActivePeople(db, orgId, field, label, ids);
 }
 
 async function scopeForWrite(db: Db, access: AccessContext, library: boolean): Promise<Scope> {
   if (!library) return orgScope(access);
   await assertProviderAdmin(db, access);
   return LIBRARY;
+}
+
+/**
+ * Systems and applications of the register need Systems & Applications, vendors Third-Party Risk (400
+ * RISK_MODULE_NOT_ENTITLED, field `kind`); the library is the provider's and open to every kind.
+ */
+function assertKindsEntitled(access: AccessContext, kinds: readonly string[]) {
+  assertModulesEntitled(
+    access,
+    kinds.map((kind) => INVENTORY_KIND_MODULES[kind as InventoryKind]),
+    'kind',
+  );
 }
 
 /** Replaces the line items: those sent with an id (of this item) are kept and renamed, others removed. */
@@ -346,6 +350,7 @@ export async function createInventoryItem(
   library = false,
 ): Promise<InventoryDetail> {
   const scope = await scopeForWrite(db, actor.access, library);
+  if (!library) assertKindsEntitled(actor.access, [input.kind]);
   await assertRefs(db, scope, input);
   const answers = applyAnswers(input.kind, {}, input.answers);
   const row = await db.transaction(async (tx) => {
@@ -404,6 +409,7 @@ export async function updateInventoryItem(
 ): Promise<InventoryDetail> {
   const current = await inventoryItemIn(db, scope, ref);
   if ('library' in scope) await assertProviderAdmin(db, actor.access);
+  else assertKindsEntitled(actor.access, [current.kind]);
   await assertRefs(db, scope, input);
   await db.transaction(async (tx) => {
     const [row] = await tx
@@ -479,6 +485,10 @@ export async function copyLibraryInventory(db: Db, actor: Actor, ids: string[]):
     riskInventoryItems,
     access.org.id,
     sources as InventoryRow[],
+  );
+  assertKindsEntitled(
+    access,
+    toCopy.map((source) => source.kind),
   );
   const copied = await db.transaction(async (tx) => {
     const out: RiskCopyResult['copied'] = [];
@@ -569,6 +579,37 @@ export async function systemsOfRisk(db: Db, riskId: string) {
     dataSensitivity: row.dataSensitivity as InventoryItem['dataSensitivity'],
     businessCriticality: row.businessCriticality as InventoryItem['businessCriticality'],
   }));
+}
+
+type ImpactScores = { dataSensitivity: RiskLevel | null; businessCriticality: RiskLevel | null };
+
+/** The scores a risk's potential impact is recommended from, of the given inventory items. */
+export async function impactScoresOf(db: Db, itemIds: string[]): Promise<ImpactScores[]> {
+  if (itemIds.length === 0) return [];
+  return (await db
+    .select({
+      dataSensitivity: riskInventoryItems.dataSensitivity,
+      businessCriticality: riskInventoryItems.businessCriticality,
+    })
+    .from(riskInventoryItems)
+    .where(inArray(riskInventoryItems.id, itemIds))) as ImpactScores[];
+}
+
+/** The same, of the items linked to each risk. */
+export async function impactScoresOfRisks(db: Db, riskIds: string[]): Promise<Map<string, ImpactScores[]>> {
+  const out = new Map<string, ImpactScores[]>(riskIds.map((id) => [id, []]));
+  if (riskIds.length === 0) return out;
+  const rows = await db
+    .select({
+      riskId: riskSystemLinks.riskId,
+      dataSensitivity: riskInventoryItems.dataSensitivity,
+      businessCriticality: riskInventoryItems.businessCriticality,
+    })
+    .from(riskSystemLinks)
+    .innerJoin(riskInventoryItems, eq(riskInventoryItems.id, riskSystemLinks.itemId))
+    .where(inArray(riskSystemLinks.riskId, riskIds));
+  for (const { riskId, ...scores } of rows) out.get(riskId)!.push(scores as ImpactScores);
+  return out;
 }
 
 export function lineItemsOfRisk(db: Db, riskId: string) {

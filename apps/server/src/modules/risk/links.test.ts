@@ -185,7 +185,7 @@ describe('closing an incident with a root cause', () => {
     // Saving the scores, even unchanged, answers the request.
     const saved = await call('PATCH', `/risk/${active.publicId}`, editor, {
       version: marked.version,
-      scores: { likelihood: 'HIGH', potentialImpact: 'MODERATE' },
+      scores: { likelihood: 'HIGH', potentialImpact: { value: 'MODERATE' } },
     });
     expect(saved.statusCode).toBe(200);
     const done = saved.json() as RiskDetail;

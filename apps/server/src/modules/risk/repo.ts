@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { escapeLike } from '../../db/like';
 import { conflict } from '../../platform/errors';
 import { tags } from '../metadata/tables';
-import { users } from '../users/tables';
+import { userEmails, users } from '../users/tables';
 import type { riskAssessments, riskInventoryItems } from './tables';
 import {
   controlEvidence,
@@ -551,6 +551,19 @@ export async function peopleByIds(db: Db, ids: string[]) {
     .from(users)
     .where(and(inArray(users.id, ids), isNull(users.deletedAt)))
     .orderBy(sql`lower(${users.lastName})`, sql`lower(${users.firstName})`);
+}
+
+/**
+ * The e-mail of a user whose home is the organisation, active or not (so an inactive colleague can be
+ * named in an error); null for anyone else, whose e-mail the organisation must not learn.
+ */
+export async function homePersonEmail(db: Db, orgId: string, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ email: userEmails.email })
+    .from(users)
+    .innerJoin(userEmails, and(eq(userEmails.userId, users.id), eq(userEmails.primary, true)))
+    .where(and(eq(users.id, userId), eq(users.homeOrgId, orgId), isNull(users.deletedAt)));
+  return row?.email ?? null;
 }
 
 /** The overall scores of the controls linked to each of `riskIds`. */

@@ -9,11 +9,10 @@ import {
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { AppError, conflict, validationFailed } from '../../platform/errors';
-import { mayHoldTickets } from '../tickets/service';
 import { controlIn } from './controls';
 import { endReminderCycle, reminderOf } from './reminders';
 import { peopleByIds } from './repo';
-import { orgScope, recordControl, recordRisk, riskIn, type Actor } from './service';
+import { assertActivePeople, orgScope, recordControl, recordRisk, riskIn, type Actor } from './service';
 import { reviewSchedules } from './tables';
 
 /** The object a review schedule belongs to. */
@@ -73,14 +72,7 @@ async function assertWatchers(db: Db, orgId: string, ids: string[]) {
       field: 'watcherIds',
     });
   }
-  for (const id of ids) {
-    if (!(await mayHoldTickets(db, orgId, id))) {
-      throw validationFailed('RISK_INVALID_PERSON', `Not a user of the organisation: ${id}`, {
-        field: 'watcherIds',
-        params: { 0: id },
-      });
-    }
-  }
+  await assertActivePeople(db, orgId, 'watcherIds', 'watchers', ids);
 }
 
 export async function getReviewSchedule(db: Db, actor: Actor, target: ReviewTarget, ref: string) {

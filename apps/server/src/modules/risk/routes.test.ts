@@ -1,7 +1,9 @@
 import { addReviewInterval, todayIn } from '@vigil/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
+import { users } from '../users/tables';
 
 let ctx: TestContext;
 let orgId: string;
@@ -59,6 +61,7 @@ interface Detail {
   version: number;
   modules: string[];
   exception: boolean;
+  potentialImpact: Score;
   inherentRisk: Score;
   controlStrength: Score;
   residualRisk: Score;
@@ -69,6 +72,7 @@ interface Detail {
   watchers: { id: string }[];
   dueDate: string | null;
   timeZoneId: string | null;
+  dueDateStatus: string | null;
   inRegister: boolean;
   history: { kind: string; details: Record<string, unknown> }[];
 }
@@ -207,15 +211,27 @@ describe('creating and listing risks', () => {
       400,
       'RISK_INVALID_LIST_ITEM',
     );
-    expectError(
-      await call('POST', '/risk', editor, {
-        name: 'x',
-        modules: ['INFORMATION_SECURITY'],
-        watcherIds: [stranger.id],
-      }),
-      400,
-      'RISK_INVALID_PERSON',
-    );
+    // Another organisation's user stays unnamed; an inactive colleague is named by e-mail.
+    const watchedBy = async (id: string) =>
+      expectError(
+        await call('POST', '/risk', editor, {
+          name: 'x',
+          modules: ['INFORMATION_SECURITY'],
+          watcherIds: [id],
+        }),
+        400,
+        'RISK_INVALID_PERSON',
+      );
+    const foreign = await watchedBy(stranger.id);
+    expect(foreign).toMatchObject({
+      field: 'watcherIds',
+      params: { field: 'watchers', person: 'the chosen person' },
+    });
+    expect(JSON.stringify(foreign)).not.toContain(stranger.email);
+    expect(JSON.stringify(foreign)).not.toContain(stranger.id);
+    const leaver = await seedUser(ctx.database.db, { homeOrgId: orgId, permissions: ['RISK_VIEW'] });
+    await ctx.database.db.update(users).set({ active: false }).where(eq(users.id, leaver.id));
+    expect((await watchedBy(leaver.id)).params).toEqual({ field: 'watchers', person: leaver.email });
     expectError(
       await call('POST', '/risk', editor, {
         name: 'x',
@@ -271,7 +287,7 @@ describe('scores', () => {
   it('recommends inherent and residual risk and keeps the reason of an override', async () => {
     const risk = await createRisk({
       scores: {
-        potentialImpact: 'HIGH',
+        potentialImpact: { value: 'HIGH' },
         likelihood: 'MODERATE',
         inherentRisk: { recommended: true },
         controlStrength: { value: 'STRONG' },
@@ -300,6 +316,80 @@ describe('scores', () => {
     expect(detail.history.at(-1)).toMatchObject({
       kind: 'SCORE',
       details: { residualRisk: { from: 'LOW', to: 'MODERATE', reason: 'Audit found gaps' } },
+    });
+  });
+
+  it('recommends potential impact from the linked systems, the highest of their levels', async () => {
+    const vendor = async (name: string, sensitivityYes: number, criticalityYes: number | null) => {
+      const answers = {
+        ...Object.fromEntries(['S1', 'S2', 'S3', 'S4'].map((q, i) => [q, i < sensitivityYes ? 'YES' : 'NO'])),
+        ...(criticalityYes !== null &&
+          Object.fromEntries(['C1', 'C2', 'C3', 'C4'].map((q, i) => [q, i < criticalityYes ? 'YES' : 'NO']))),
+      };
+      const response = await call('POST', '/inventory-item', editor, { kind: 'VENDOR', name, answers });
+      expect(response.statusCode).toBe(201);
+      return (response.json() as { id: string }).id;
+    };
+    // Moderate (sensitivity 2, criticality 1), High (criticality 3), and one not scored yet.
+    const moderate = await vendor('Card processor', 2, 1);
+    const high = await vendor('Core host', 0, 3);
+    const unscored = await vendor('New supplier', 4, null);
+
+    const risk = await createRisk({
+      systemIds: [moderate, unscored],
+      scores: {
+        potentialImpact: { recommended: true },
+        likelihood: 'HIGH',
+        inherentRisk: { recommended: true },
+      },
+    });
+    expect(risk.potentialImpact).toEqual({
+      value: 'MODERATE',
+      recommended: 'MODERATE',
+      overrideReason: null,
+    });
+    expect(risk.inherentRisk.value).toBe('HIGH');
+
+    // Linking a higher system moves the recommendation; keeping the old value then needs a reason.
+    const linked = (await patch(risk, { systemIds: [moderate, high, unscored] })).json() as Detail;
+    expect(linked.potentialImpact).toEqual({ value: 'MODERATE', recommended: 'HIGH', overrideReason: null });
+    const refused = expectError(
+      await patch(linked, { scores: { potentialImpact: { value: 'LOW' } } }),
+      400,
+      'RISK_SCORE_OVERRIDE_REASON_REQUIRED',
+    );
+    expect(refused).toMatchObject({
+      field: 'scores.potentialImpact.overrideReason',
+      params: { score: 'potential impact', recommended: 'High' },
+    });
+    const overridden = (
+      await patch(linked, { scores: { potentialImpact: { value: 'LOW', overrideReason: 'Test data only' } } })
+    ).json() as Detail;
+    expect(overridden.potentialImpact).toEqual({
+      value: 'LOW',
+      recommended: 'HIGH',
+      overrideReason: 'Test data only',
+    });
+    expect(overridden.history.at(-1)).toMatchObject({
+      kind: 'SCORE',
+      details: { potentialImpact: { from: 'MODERATE', to: 'LOW', reason: 'Test data only' } },
+    });
+    const listed = (await call('GET', '/risks?q=A risk')).json() as { items: Detail[] };
+    expect(listed.items.find((item) => item.id === risk.id)?.potentialImpact.recommended).toBe('HIGH');
+
+    const needs = expectError(
+      await call('POST', '/risk', editor, {
+        name: 'x',
+        modules: ['INFORMATION_SECURITY'],
+        systemIds: [unscored],
+        scores: { potentialImpact: { recommended: true } },
+      }),
+      400,
+      'RISK_SCORE_NEEDS_INPUTS',
+    );
+    expect(needs).toMatchObject({
+      field: 'scores.potentialImpact',
+      params: { needs: 'linked systems with data sensitivity and business criticality' },
     });
   });
 
@@ -360,6 +450,29 @@ describe('scores', () => {
       overrideReason: null,
     });
     expect(risk.controls).toHaveLength(2);
+  });
+});
+
+describe('due-date status', () => {
+  it('is Early, Almost due in the last 30 days or Late after the date, in the risk time zone', async () => {
+    const zone = 'Pacific/Kiritimati';
+    const today = todayIn(zone);
+    const due = (days: number) => addReviewInterval(today, days, 'day');
+    const cases = [
+      [31, 'EARLY'],
+      [30, 'ALMOST_DUE'],
+      [0, 'ALMOST_DUE'],
+      [-1, 'LATE'],
+    ] as const;
+    for (const [days, status] of cases) {
+      const risk = await createRisk({ name: `Due in ${days}`, dueDate: due(days), timeZoneId: zone });
+      expect(risk.dueDateStatus, `${days} days`).toBe(status);
+      const listed = (await call('GET', `/risks?q=${encodeURIComponent(`Due in ${days}`)}`)).json() as {
+        items: Detail[];
+      };
+      expect(listed.items.map((item) => item.dueDateStatus)).toEqual([status]);
+    }
+    expect((await createRisk({ name: 'No due date' })).dueDateStatus).toBeNull();
   });
 });
 
@@ -438,7 +551,11 @@ describe('the library', () => {
         {
           name: 'Library phishing',
           modules: ['INFORMATION_SECURITY', 'SYSTEMS_AND_APPLICATIONS'],
-          scores: { potentialImpact: 'HIGH', likelihood: 'HIGH', inherentRisk: { recommended: true } },
+          scores: {
+            potentialImpact: { value: 'HIGH' },
+            likelihood: 'HIGH',
+            inherentRisk: { recommended: true },
+          },
         },
         providerOrgId,
       )
@@ -648,6 +765,134 @@ describe('controls', () => {
       409,
       'RISK_COPY_ALREADY_IN_REGISTER',
     );
+  });
+});
+
+describe('control evidence', () => {
+  interface ControlDetail {
+    publicId: string;
+    evidence: { id: string; name: string }[];
+    history: { kind: string }[];
+  }
+  const newControl = async (name: string) => {
+    const response = await call('POST', '/control', editor, { name });
+    expect(response.statusCode).toBe(201);
+    return response.json() as ControlDetail;
+  };
+  const upload = (control: ControlDetail, files: { name: string; content: string | Buffer }[]) => {
+    const boundary = 'evidence-boundary';
+    const parts = files.flatMap((file) => [
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      ),
+      Buffer.from(file.content),
+      Buffer.from('\r\n'),
+    ]);
+    return ctx.app.inject({
+      method: 'POST',
+      url: `/api/org/${orgId}/control/${control.publicId}/evidence`,
+      headers: {
+        cookie: editor.cookie,
+        'x-requested-with': 'XMLHttpRequest',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    });
+  };
+  const text = (index: number) => ({ name: `check-${index}.txt`, content: `Check ${index} passed` });
+  /** The control's evidence and the number of EVIDENCE entries of its history. */
+  const stored = async (control: ControlDetail) => {
+    const detail = (await call('GET', `/control/${control.publicId}`)).json() as ControlDetail;
+    return {
+      files: detail.evidence.map((file) => file.name).sort(),
+      changes: detail.history.filter((entry) => entry.kind === 'EVIDENCE').length,
+    };
+  };
+
+  it('keeps fewer than 50 files per control, counting those already there', async () => {
+    const control = await newControl('Quarterly access review');
+    const tooMany = expectError(
+      await upload(
+        control,
+        Array.from({ length: 50 }, (_, index) => text(index)),
+      ),
+      400,
+      'RISK_EVIDENCE_TOO_MANY',
+    );
+    expect(tooMany).toMatchObject({ field: 'file', params: { limit: 50 } });
+    expect(await stored(control)).toEqual({ files: [], changes: 0 });
+
+    const first = await upload(
+      control,
+      Array.from({ length: 49 }, (_, index) => text(index)),
+    );
+    expect(first.statusCode, first.body).toBe(201);
+    const before = await stored(control);
+    expect(before.files).toHaveLength(49);
+    expectError(await upload(control, [text(49)]), 400, 'RISK_EVIDENCE_TOO_MANY');
+    expect(await stored(control)).toEqual(before);
+  });
+
+  it('refuses a file over 32 MiB, of an unsupported type, or none, storing nothing', async () => {
+    const control = await newControl('Backup restore test');
+    const large = expectError(
+      await upload(control, [
+        text(1),
+        { name: 'dump.txt', content: Buffer.alloc(32 * 1024 * 1024 + 1, 'a') },
+      ]),
+      413,
+      'RISK_EVIDENCE_TOO_LARGE',
+    );
+    expect(large.params).toMatchObject({ 0: 'dump.txt', maxBytes: 32 * 1024 * 1024 });
+    expect(await stored(control)).toEqual({ files: [], changes: 0 });
+
+    for (const file of [
+      { name: 'tool.exe', content: 'MZ binary' },
+      // A PDF name whose bytes are not a PDF.
+      { name: 'report.pdf', content: 'plain text' },
+    ]) {
+      const refused = expectError(
+        await upload(control, [text(1), file]),
+        415,
+        'RISK_EVIDENCE_UNSUPPORTED_TYPE',
+      );
+      expect(refused).toMatchObject({ field: 'file', params: { 0: file.name } });
+    }
+    expect(await stored(control)).toEqual({ files: [], changes: 0 });
+
+    expect(expectError(await upload(control, []), 400, 'RISK_EVIDENCE_NO_FILE').field).toBe('file');
+    expectError(
+      await call('POST', `/control/${control.publicId}/evidence`, editor, { file: 'x' }),
+      400,
+      'RISK_EVIDENCE_NO_FILE',
+    );
+    expect(await stored(control)).toEqual({ files: [], changes: 0 });
+  });
+
+  it("answers 404 for evidence that is not the control's, removing nothing", async () => {
+    const control = await newControl('Firewall rule review');
+    const other = await newControl('Vendor attestation');
+    expect((await upload(control, [text(1)])).statusCode).toBe(201);
+    expect((await upload(other, [text(2)])).statusCode).toBe(201);
+    const [otherFile] = (
+      await call('GET', `/control/${other.publicId}`).then((r) => r.json() as ControlDetail)
+    ).evidence;
+    const before = await stored(control);
+    for (const id of [crypto.randomUUID(), otherFile!.id]) {
+      expectError(
+        await call('GET', `/control/${control.publicId}/evidence/${id}`),
+        404,
+        'RISK_EVIDENCE_NOT_FOUND',
+      );
+      expectError(
+        await call('DELETE', `/control/${control.publicId}/evidence/${id}`),
+        404,
+        'RISK_EVIDENCE_NOT_FOUND',
+      );
+    }
+    expect(await stored(control)).toEqual(before);
+    expect((await stored(other)).files).toEqual(['check-2.txt']);
   });
 });
 

@@ -88,7 +88,8 @@ const LIST_FILTERS =
   'ALL or INCLUDE_EXCEPTIONS (with exceptions), ONLY_EXCEPTIONS, EXCLUDE_EXCEPTIONS; `keyRisk`, `residualRisk` ' +
   '(levels), `businessOwnerId`, `tagId`, `revisit` (true: only risks whose scores are to revisit, false: the ' +
   'others); `sortBy` number, name, inherentRisk, residualRisk, dueDate, modifiedOn ' +
-  'with `desc`; paged by pageSize and pageNumber.';
+  'with `desc`; paged by pageSize and pageNumber. Each risk has its `dueDateStatus` (EARLY, ALMOST_DUE, LATE; ' +
+  'null without a due date) and `potentialImpact` with its recommendation.';
 const RISK_RULES =
   '`modules` are modules the organisation holds (400 RISK_MODULE_NOT_ENTITLED); `businessOwnerId` (a risk owner), ' +
   '`businessUnitIds`, `auditIds`, `policyIds` name items of its custom lists and `tagIds` its tags (400 ' +
@@ -96,9 +97,11 @@ const RISK_RULES =
   '`controlIds` are of the same register, never the risk itself (400 RISK_INVALID_LINKS with their ids), and ' +
   'related risks are active (400 RISK_RELATED_ON_INACTIVE; none can be added to an inactive risk). Response ' +
   'MITIGATE needs a `mitigationPlan` (400 RISK_MITIGATION_PLAN_REQUIRED); `timeZoneId` is an IANA zone (400 ' +
-  'RISK_INVALID_TIME_ZONE; a due date without one takes the organisation e-mail time zone). Scores: ' +
-  '`potentialImpact`, `likelihood` and `riskDirection` are set as given; `inherentRisk` (recommended from ' +
-  'the 5x5 matrix of likelihood and impact), `controlStrength` (the average overall score of the linked ' +
+  'RISK_INVALID_TIME_ZONE; a due date without one takes the organisation e-mail time zone); the answer has its ' +
+  '`dueDateStatus` (EARLY, ALMOST_DUE in the 30 days up to it, LATE after it, in that zone). Scores: ' +
+  '`likelihood` and `riskDirection` are set as given; `potentialImpact` (recommended as the highest impact of ' +
+  'the linked systems, each the higher of its data sensitivity and business criticality), `inherentRisk` ' +
+  '(recommended from the 5x5 matrix of likelihood and impact), `controlStrength` (the average overall score of the linked ' +
   'controls) and `residualRisk` (inherent risk lowered by control strength) take `recommended: true` (400 ' +
   'RISK_SCORE_NEEDS_INPUTS without their inputs) or a `value`; a value other than the recommendation needs an ' +
   '`overrideReason`, which is kept (400 RISK_SCORE_OVERRIDE_REASON_REQUIRED). Every change is kept in the ' +

@@ -5,6 +5,7 @@ import type {
   riskUpdateSchema,
 } from '@vigil/contracts';
 import {
+  dueDateStatus,
   entitledRiskModules,
   publicIdOf,
   RECOMMENDATION_NEEDS,
@@ -13,6 +14,7 @@ import {
   RISK_MODULE_LABELS,
   RISK_MODULES,
   riskRecommendations,
+  todayIn,
   type ControlStrength,
   type RiskCopyResult,
   type RecommendedRiskScore,
@@ -23,6 +25,7 @@ import {
   type RiskList,
   type RiskModule,
   type RiskScoreValues,
+  type SystemImpactScores,
 } from '@vigil/contracts';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -40,6 +43,7 @@ import {
   copiedIds,
   libraryCopyPlan,
   findRisk,
+  homePersonEmail,
   insertHistory,
   insertRisk,
   itemsByIds,
@@ -61,6 +65,8 @@ import {
 } from './repo';
 import { incidentsOfRisk } from './incidents';
 import {
+  impactScoresOf,
+  impactScoresOfRisks,
   invalidInventoryLinks,
   lineItemsOfRisk,
   replaceInventoryLinksOfRisk,
@@ -86,12 +92,16 @@ export const LIBRARY: Scope = { library: true };
 /** The modules the caller's organisation holds. */
 export const modulesOf = (access: AccessContext) => entitledRiskModules(access.org.productSkus);
 
-export function assertModulesEntitled(access: AccessContext, modules: readonly RiskModule[]) {
+export function assertModulesEntitled(
+  access: AccessContext,
+  modules: readonly RiskModule[],
+  field = 'modules',
+) {
   const held = modulesOf(access);
   const missing = modules.find((module) => !held.includes(module));
   if (missing) {
     throw validationFailed('RISK_MODULE_NOT_ENTITLED', `The organisation lacks the module ${missing}`, {
-      field: 'modules',
+      field,
       params: { module: RISK_MODULE_LABELS[missing] },
       validValues: held,
     });
@@ -138,9 +148,15 @@ export const recordControl = (
 
 const iso = (date: Date) => date.toISOString();
 
-function toRisk(row: RiskRow, ownerNames: Map<string, string>, controlScores: (string | null)[]): Risk {
+function toRisk(
+  row: RiskRow,
+  ownerNames: Map<string, string>,
+  controlScores: (string | null)[],
+  systemScores: SystemImpactScores[],
+  now: Date,
+): Risk {
   const scores = scoreValues(row);
-  const recommended = riskRecommendations(scores, controlScores as (ControlStrength | null)[]);
+  const recommended = riskRecommendations(scores, controlScores as (ControlStrength | null)[], systemScores);
   return {
     id: row.id,
     publicId: row.publicId,
@@ -167,7 +183,12 @@ function toRisk(row: RiskRow, ownerNames: Map<string, string>, controlScores: (s
     exception: row.exception,
     dueDate: row.dueDate,
     timeZoneId: row.timeZoneId,
-    potentialImpact: scores.potentialImpact,
+    dueDateStatus: row.dueDate ? dueDateStatus(row.dueDate, todayIn(row.timeZoneId ?? 'UTC', now)) : null,
+    potentialImpact: {
+      value: scores.potentialImpact,
+      recommended: recommended.potentialImpact,
+      overrideReason: row.potentialImpactReason,
+    },
     likelihood: scores.likelihood,
     inherentRisk: {
       value: scores.inherentRisk,
@@ -203,15 +224,15 @@ const scoreValues = (row: RiskRow): RiskScoreValues => ({
 async function toRisks(db: Db, rows: RiskRow[]): Promise<Risk[]> {
   const ownerIds = [...new Set(rows.flatMap((row) => (row.businessOwnerId ? [row.businessOwnerId] : [])))];
   const orgId = rows.find((row) => row.orgId)?.orgId;
-  const [owners, scores] = await Promise.all([
+  const riskIds = rows.map((row) => row.id);
+  const [owners, scores, systemScores] = await Promise.all([
     orgId ? itemsByIds(db, orgId, 'RISK_OWNER', ownerIds) : [],
-    controlScoresOfRisks(
-      db,
-      rows.map((row) => row.id),
-    ),
+    controlScoresOfRisks(db, riskIds),
+    impactScoresOfRisks(db, riskIds),
   ]);
   const names = new Map(owners.map((owner) => [owner.id, owner.name]));
-  return rows.map((row) => toRisk(row, names, scores.get(row.id) ?? []));
+  const now = new Date();
+  return rows.map((row) => toRisk(row, names, scores.get(row.id) ?? [], systemScores.get(row.id) ?? [], now));
 }
 
 /** The register (or the library) filtered to the chosen modules the organisation holds. */
@@ -335,13 +356,28 @@ async function assertRefs(db: Db, scope: Scope, refs: Refs) {
     const found = orgId ? await tagsByIds(db, orgId, tagIds) : [];
     if (found.length !== tagIds.length) throw invalid('tagIds', 'tags');
   }
-  for (const id of unique(refs.watcherIds) ?? []) {
-    if (!orgId || !(await mayHoldTickets(db, orgId, id))) {
-      throw validationFailed('RISK_INVALID_PERSON', `Not a user of the organisation: ${id}`, {
-        field: 'watcherIds',
-        params: { 0: id },
-      });
-    }
+  await assertActivePeople(db, orgId, 'watcherIds', 'watchers', refs.watcherIds ?? []);
+}
+
+/**
+ * Each of `ids` is an active person of the organisation (library items name none); otherwise 400
+ * RISK_INVALID_PERSON naming the field, and the person by e-mail when they are of the organisation.
+ */
+export async function assertActivePeople(
+  db: Db,
+  orgId: string | null,
+  field: string,
+  label: string,
+  ids: Iterable<string>,
+) {
+  for (const id of new Set(ids)) {
+    if (orgId && (await mayHoldTickets(db, orgId, id))) continue;
+    const email = orgId ? await homePersonEmail(db, orgId, id) : null;
+    throw validationFailed(
+      'RISK_INVALID_PERSON',
+      `${email ?? 'A person'} chosen as ${label} is not an active user of the organisation`,
+      { field, params: { field: label, person: email ?? 'the chosen person' } },
+    );
   }
 }
 
@@ -425,6 +461,7 @@ async function controlsFor(db: Db, scope: Scope, ids: string[]) {
 type ScoresInput = NonNullable<CreateInput['scores']>;
 type ScoreInput = ScoresInput['inherentRisk'] | ScoresInput['controlStrength'];
 const SCORE_LABELS: Record<RecommendedRiskScore, string> = {
+  potentialImpact: 'potential impact',
   inherentRisk: 'inherent risk',
   controlStrength: 'control strength',
   residualRisk: 'residual risk',
@@ -435,6 +472,7 @@ const labelOf = (score: RecommendedRiskScore, value: string) =>
     : RISK_LEVEL_LABELS[value as RiskLevel];
 
 interface ScoreState extends RiskScoreValues {
+  potentialImpactReason: string | null;
   inherentRiskReason: string | null;
   controlStrengthReason: string | null;
   residualRiskReason: string | null;
@@ -442,8 +480,8 @@ interface ScoreState extends RiskScoreValues {
 }
 
 /**
- * Applies the scores sent to the current ones in dependency order: impact and likelihood, then
- * inherent risk (recommended from them), control strength (from the linked controls), residual risk
+ * Applies the scores sent to the current ones in dependency order: potential impact (recommended from
+ * the linked systems) and likelihood, then inherent risk (recommended from them), control strength (from the linked controls), residual risk
  * (from inherent risk and control strength). A recommended score taken needs its inputs (400
  * RISK_SCORE_NEEDS_INPUTS); one set to another level than recommended needs a reason, which is kept
  * (400 RISK_SCORE_OVERRIDE_REASON_REQUIRED).
@@ -452,14 +490,14 @@ export function applyScores(
   current: ScoreState,
   input: ScoresInput | undefined,
   controlScores: (ControlStrength | null)[],
+  systemScores: SystemImpactScores[],
 ): ScoreState {
   const next: ScoreState = { ...current };
   if (!input) return next;
-  if (input.potentialImpact !== undefined) next.potentialImpact = input.potentialImpact;
   if (input.likelihood !== undefined) next.likelihood = input.likelihood;
   if (input.riskDirection !== undefined) next.riskDirection = input.riskDirection;
   const apply = (score: RecommendedRiskScore, given: ScoreInput) => {
-    const recommended = riskRecommendations(next, controlScores)[score];
+    const recommended = riskRecommendations(next, controlScores, systemScores)[score];
     const reasonKey = `${score}Reason` as const;
     if (!given) return;
     if (given.recommended) {
@@ -493,6 +531,7 @@ export function applyScores(
     }
     (next as unknown as Record<string, string | null>)[score] = value;
   };
+  apply('potentialImpact', input.potentialImpact);
   apply('inherentRisk', input.inherentRisk);
   apply('controlStrength', input.controlStrength);
   apply('residualRisk', input.residualRisk);
@@ -501,6 +540,7 @@ export function applyScores(
 
 const SCORE_COLUMNS = [
   'potentialImpact',
+  'potentialImpactReason',
   'likelihood',
   'inherentRisk',
   'inherentRiskReason',
@@ -549,6 +589,7 @@ export async function createRisk(
     EMPTY_SCORES,
     input.scores,
     controls.map((control) => control.overallScore as ControlStrength | null),
+    await impactScoresOf(db, inventoryLinks.systemIds ?? []),
   );
   const row = await db.transaction(async (tx) => {
     const number = await nextNumber(tx, scope, 'risk');
@@ -727,7 +768,8 @@ export async function updateRisk(
       (control) => control.overallScore as ControlStrength | null,
     );
     const before = scoreStateOf(row);
-    const after = applyScores(before, input.scores, controlScores);
+    const systemScores = await impactScoresOf(tx, inventoryLinks.systemIds ?? linkedSystems.systemIds);
+    const after = applyScores(before, input.scores, controlScores, systemScores);
     const scoreChanges: Record<string, { from: unknown; to: unknown; reason?: string | null }> = {};
     for (const column of SCORE_COLUMNS) {
       if (column.endsWith('Reason') || after[column] === before[column]) continue;

@@ -112,6 +112,7 @@ export const risks = pgTable(
     dueDate: date({ mode: 'string' }),
     timeZoneId: text(),
     potentialImpact: text(),
+    potentialImpactReason: text(),
     likelihood: text(),
     inherentRisk: text(),
     inherentRiskReason: text(),

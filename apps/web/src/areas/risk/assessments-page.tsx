@@ -444,6 +444,7 @@ function AssessmentForm({
         onChange={setItemIds}
         searchable
         clearable
+        error={fieldError('itemIds')}
         disabled={!canEdit}
       />
       <SimpleGrid cols={2}>

@@ -20,6 +20,7 @@ import { IconPlus, IconServer, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   INVENTORY_KINDS,
+  inventoryKindsOf,
   INVENTORY_QUESTIONS,
   inventoryDetailSchema,
   inventoryListSchema,
@@ -247,7 +248,10 @@ function InventoryForm({
     (lists.data ?? [])
       .filter((entry) => entry.kind === kind)
       .map((entry) => ({ value: entry.id, label: entry.name }));
-  const [kind, setKind] = useState<InventoryKind>(item?.kind ?? 'SYSTEM');
+  // A register adds only the kinds of the modules the organisation holds; the library keeps every kind.
+  const held = useRiskModules();
+  const kinds = library ? INVENTORY_KINDS : inventoryKindsOf(held);
+  const [kind, setKind] = useState<InventoryKind>(item?.kind ?? kinds[0] ?? 'SYSTEM');
   const [name, setName] = useState(item?.name ?? '');
   const [definition, setDefinition] = useState(item?.definition ?? '');
   const [vendorId, setVendorId] = useState<string | null>(item?.vendor?.id ?? null);
@@ -328,7 +332,10 @@ function InventoryForm({
             />
             <Select
               label={t('risk.inventory.kind')}
-              data={INVENTORY_KINDS.map((value) => ({ value, label: t(`risk.inventory.kinds.${value}`) }))}
+              data={(item ? [item.kind] : kinds).map((value) => ({
+                value,
+                label: t(`risk.inventory.kinds.${value}`),
+              }))}
               value={kind}
               onChange={(value) => value && setKind(value as InventoryKind)}
               disabled={item !== null}

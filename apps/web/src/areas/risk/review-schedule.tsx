@@ -29,7 +29,8 @@ import { AnchorLink } from '../../shell/links';
 import { useTicketPeople } from '../tickets/ticket-badges';
 import { riskKey } from './api';
 
-const STATUS_COLORS = { EARLY: 'green', ALMOST_DUE: 'yellow', LATE: 'red' } as const;
+/** The colour of a review status, and of a risk's due-date status. */
+export const STATUS_COLORS = { EARLY: 'green', ALMOST_DUE: 'yellow', LATE: 'red' } as const;
 
 /** The review schedule of a risk or a control: shown, added, edited, deleted and marked reviewed. */
 export function ReviewScheduleCard({

@@ -25,6 +25,7 @@ import {
   RISK_CAUSES,
   RISK_CONSEQUENCES,
   RISK_EVENT_TYPES,
+  RECOMMENDED_RISK_SCORES,
   RISK_MODULES,
   RISK_NAME_MAX_LENGTH,
   RISK_RESPONSES,
@@ -40,6 +41,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { apiFetch, orgPath } from '../../lib/api';
 import { useCurrentOrgId, useHasPermission } from '../../lib/session';
+import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
 import { QueryStates } from '../../shell/query-status';
 import { tagsQuery } from '../settings/metadata-queries';
@@ -48,7 +50,7 @@ import { controlsQuery, riskKey, riskListPath, riskListsQuery, riskPath, riskQue
 import { inventoryItemQuery, inventoryQuery } from './inventory-page';
 import { useRiskModules } from './module-badges';
 import { useLibraryCopy, useLibraryEditor } from './register-list';
-import { ReviewScheduleCard } from './review-schedule';
+import { ReviewScheduleCard, STATUS_COLORS } from './review-schedule';
 import { ControlTriggersCard, RevisitNotice, RiskIncidentsCard } from './risk-links';
 import { needsReason, ScorePanel, type ScoresDraft } from './score-panel';
 
@@ -139,7 +141,10 @@ function draftOf(risk: RiskDetail | null, modules: RiskModule[]): Draft {
     dueDate: risk?.dueDate ?? '',
     timeZoneId: risk?.timeZoneId ?? null,
     scores: {
-      potentialImpact: risk?.potentialImpact ?? null,
+      potentialImpact: {
+        value: risk?.potentialImpact.value ?? null,
+        reason: risk?.potentialImpact.overrideReason ?? '',
+      },
       likelihood: risk?.likelihood ?? null,
       inherentRisk: {
         value: risk?.inherentRisk.value ?? null,
@@ -182,6 +187,7 @@ function RiskForm({
   const [draft, setDraft] = useState<Draft>(() => draftOf(risk, offered));
   const [checked, setChecked] = useState(false);
   const [confirmingLinks, setConfirmingLinks] = useState(false);
+  const [confirmingResync, setConfirmingResync] = useState(false);
   const set =
     <K extends keyof Draft>(key: K) =>
     (value: Draft[K]) =>
@@ -222,15 +228,23 @@ function RiskForm({
   const linkedScores = (controls.data?.items ?? [])
     .filter((control) => draft.controlIds.includes(control.id))
     .map((control) => control.overallScore.value as ControlStrength | null);
+  // The chosen systems' scores: from the inventory list, else (before it loads) as the risk holds them.
+  const linkedSystems = draft.systemIds.flatMap(
+    (id) =>
+      inventory.data?.items.find((item) => item.id === id) ??
+      risk?.systems.find((system) => system.id === id) ??
+      [],
+  );
   const recommended = riskRecommendations(
     {
-      potentialImpact: draft.scores.potentialImpact,
+      potentialImpact: draft.scores.potentialImpact.value,
       likelihood: draft.scores.likelihood,
       inherentRisk: draft.scores.inherentRisk.value,
       controlStrength: draft.scores.controlStrength.value,
       residualRisk: draft.scores.residualRisk.value,
     },
     linkedScores,
+    linkedSystems,
   );
 
   const body = () => ({
@@ -262,7 +276,10 @@ function RiskForm({
     dueDate: draft.dueDate || null,
     timeZoneId: draft.timeZoneId,
     scores: {
-      potentialImpact: draft.scores.potentialImpact,
+      potentialImpact: {
+        value: draft.scores.potentialImpact.value,
+        overrideReason: draft.scores.potentialImpact.reason || null,
+      },
       likelihood: draft.scores.likelihood,
       riskDirection: draft.scores.riskDirection,
       inherentRisk: {
@@ -324,7 +341,23 @@ function RiskForm({
     },
     meta: { errorKey: 'risk.saveFailed' },
   });
-  const reasonsMissing = (['inherentRisk', 'controlStrength', 'residualRisk'] as const).some(
+  const resync = useMutation({
+    mutationFn: () =>
+      apiFetch(`${riskPath(orgId, risk!.id)}/resync`, {
+        method: 'POST',
+        body: { version: risk!.version },
+        schema: riskDetailSchema,
+      }),
+    onSuccess: async (saved) => {
+      setConfirmingResync(false);
+      await queryClient.invalidateQueries({ queryKey: riskKey(orgId) });
+      setDraft(draftOf(saved, held));
+      notifications.show({ color: 'green', message: t('risk.resynced', { id: saved.publicId }) });
+    },
+    onError: () => setConfirmingResync(false),
+    meta: { errorKey: 'risk.resyncFailed' },
+  });
+  const reasonsMissing = RECOMMENDED_RISK_SCORES.some(
     (score) => needsReason(draft.scores[score], recommended[score]) && !draft.scores[score].reason.trim(),
   );
   const planMissing = draft.response === 'MITIGATE' && !draft.mitigationPlan.trim();
@@ -355,6 +388,14 @@ function RiskForm({
                     {t(`risk.states.${risk.state}`)}
                   </Badge>
                   {risk.copiedFromId && <Badge variant="light">{t('risk.fromLibrary')}</Badge>}
+                  {risk.dueDateStatus && (
+                    <Badge size="lg" variant="light" color={STATUS_COLORS[risk.dueDateStatus]}>
+                      {t('risk.dueDateStatus', {
+                        date: risk.dueDate,
+                        status: t(`risk.review.statuses.${risk.dueDateStatus}`),
+                      })}
+                    </Badge>
+                  )}
                   {risk.revisitScores && (
                     <Badge size="lg" color="orange" variant="light">
                       {t('risk.links.revisitBadge')}
@@ -362,9 +403,16 @@ function RiskForm({
                   )}
                 </Group>
                 {canEdit && (
-                  <Button variant="default" onClick={toggleState} loading={changeState.isPending}>
-                    {t(risk.state === 'ACTIVE' ? 'risk.deactivate' : 'risk.activate')}
-                  </Button>
+                  <Group gap="xs">
+                    {risk.copiedFromId && (
+                      <Button variant="default" onClick={() => setConfirmingResync(true)}>
+                        {t('risk.resync')}
+                      </Button>
+                    )}
+                    <Button variant="default" onClick={toggleState} loading={changeState.isPending}>
+                      {t(risk.state === 'ACTIVE' ? 'risk.deactivate' : 'risk.activate')}
+                    </Button>
+                  </Group>
                 )}
               </Group>
             )}
@@ -613,6 +661,15 @@ function RiskForm({
       {risk && !risk.library && <ControlTriggersCard risk={risk} />}
       {risk && !risk.library && <ReviewScheduleCard orgId={orgId} target="risk" id={risk.id} />}
       {risk && <RiskHistory risk={risk} />}
+      <ConfirmDialog
+        opened={confirmingResync}
+        title={t('risk.resync')}
+        message={t('risk.resyncConfirm')}
+        confirmLabel={t('risk.resync')}
+        loading={resync.isPending}
+        onConfirm={() => resync.mutate()}
+        onCancel={() => setConfirmingResync(false)}
+      />
       {confirmingLinks && risk && (
         <Modal opened onClose={() => setConfirmingLinks(false)} title={t('risk.deactivate')} centered>
           <Stack gap="sm">
@@ -830,7 +887,7 @@ function LibraryRiskView({ risk }: { risk: RiskDetail }) {
         <Facts
           title={t('risk.scores.title')}
           rows={[
-            [t('risk.scores.potentialImpact'), level(risk.potentialImpact)],
+            scored(t('risk.scores.potentialImpact'), risk.potentialImpact),
             [t('risk.scores.likelihood'), level(risk.likelihood)],
             scored(t('risk.scores.inherentRisk'), risk.inherentRisk),
             scored(t('risk.scores.controlStrength'), risk.controlStrength, 'strengths'),

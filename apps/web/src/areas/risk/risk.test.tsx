@@ -16,6 +16,12 @@ import { base, requestBody } from '../assets/test-fixtures';
 // The risk pages are long forms: rendering and filling them takes a while under jsdom.
 const SLOW = 60_000;
 
+/** The search field of a multi-select, not the hidden input beside it that carries its value. */
+const searchField = (container: HTMLElement, label: string) =>
+  within(container)
+    .getAllByLabelText(label)
+    .find((element) => element.getAttribute('type') !== 'hidden')!;
+
 const withRisk = (skus: ProductSku[], permissions = ['RISK_VIEW', 'RISK_EDIT'], isProvider = false) => ({
   ...signedInRoutes,
   'GET /api/orgs': {
@@ -69,7 +75,8 @@ const risk = (overrides: Partial<Risk> = {}): Risk => ({
   exception: false,
   dueDate: null,
   timeZoneId: null,
-  potentialImpact: null,
+  dueDateStatus: null,
+  potentialImpact: score() as Risk['potentialImpact'],
   likelihood: null,
   inherentRisk: score() as Risk['inherentRisk'],
   controlStrength: score() as Risk['controlStrength'],
@@ -195,7 +202,7 @@ describe('the risk editor', { timeout: SLOW }, () => {
         name: 'Phishing of staff',
         modules: ['INFORMATION_SECURITY'],
         scores: {
-          potentialImpact: 'HIGH',
+          potentialImpact: { value: 'HIGH' },
           likelihood: 'MODERATE',
           inherentRisk: { value: 'EXTREME', overrideReason: 'Board appetite' },
         },
@@ -232,6 +239,128 @@ describe('the risk editor', { timeout: SLOW }, () => {
     expect(await screen.findByRole('button', { name: 'Activate' })).toBeInTheDocument();
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
     expect(requestBody(put?.[1])).toEqual({ version: 2, state: 'INACTIVE', confirmRemoveLinks: true });
+  });
+});
+
+const inventoryItem = (overrides: Partial<InventoryDetail> = {}): InventoryDetail => ({
+  id: '44444444-4444-4444-8444-444444444444',
+  publicId: 'S-0001',
+  kind: 'VENDOR',
+  name: 'Card processor',
+  library: false,
+  copiedFromId: null,
+  definition: '',
+  vendor: null,
+  goLiveDate: null,
+  versionNumber: '',
+  dataLocation: '',
+  systemType: null,
+  businessOwner: null,
+  systemAdmin: null,
+  assetType: null,
+  dataSensitivity: 'HIGH',
+  businessCriticality: 'LOW',
+  inherentRisk: 'HIGH',
+  dueDiligenceStrength: null,
+  residualRisk: null,
+  unanswered: 8,
+  riskCount: 0,
+  version: 1,
+  createdOn: '2026-11-01T09:00:00.000Z',
+  modifiedOn: '2026-11-01T09:00:00.000Z',
+  answers: {},
+  authorizedPeople: [],
+  userAdministrators: [],
+  lineItems: [],
+  risks: [],
+  inRegister: false,
+  ...overrides,
+});
+
+describe('the potential impact of a risk', { timeout: SLOW }, () => {
+  it('is recommended from the linked systems and needs a reason to differ', { timeout: 60_000 }, async () => {
+    const system = inventoryItem();
+    const fetchMock = stubApi({
+      ...withRisk(['RISK_THIRD_PARTY_RISK']),
+      [`GET ${base}/inventory`]: { body: { items: [system], total: 1 } },
+      [`GET ${base}/inventory-item/${system.id}`]: { body: system },
+      [`POST ${base}/risk`]: { status: 201, body: detail() },
+      [`GET ${base}/risk/R-0001`]: { body: detail() },
+    });
+    const { user } = renderApp(`/risk/risks/register/new?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('textbox', { name: 'Name' }));
+    await user.paste('Card data leak');
+    expect(
+      screen.getByText(
+        'No recommendation: it needs linked systems with data sensitivity and business criticality.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(searchField(document.body, 'Systems, applications and vendors'));
+    await user.click(await screen.findByRole('option', { name: 'S-0001 Card processor' }));
+    expect(await screen.findByText('Recommended: High')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('combobox', { name: 'Potential impact' }));
+    await user.click(await screen.findByRole('option', { name: 'Low' }));
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Give a reason for overriding the recommendation.')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
+    await user.click(screen.getByRole('textbox', { name: /Reason for overriding/ }));
+    await user.paste('Only test cards');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(true));
+    const post = fetchMock.mock.calls.find(
+      ([url, init]) => url === `${base}/risk` && init?.method === 'POST',
+    );
+    expect(requestBody(post?.[1])).toMatchObject({
+      systemIds: [system.id],
+      scores: { potentialImpact: { value: 'LOW', overrideReason: 'Only test cards' } },
+    });
+  });
+});
+
+describe('a copied risk', { timeout: SLOW }, () => {
+  it('shows its due-date status and resyncs with the library once confirmed', async () => {
+    let current = detail({
+      copiedFromId: '55555555-5555-4555-8555-555555555555',
+      dueDate: '2026-12-01',
+      timeZoneId: 'Europe/London',
+      dueDateStatus: 'ALMOST_DUE',
+    });
+    const fetchMock = stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`GET ${base}/risk/R-0001`]: () => ({ body: current }),
+      [`GET ${base}/risk/${current.id}/review-schedule`]: { body: null },
+      [`POST ${base}/risk/${current.id}/resync`]: () => {
+        current = { ...current, definition: 'The library definition', version: 3 };
+        return { body: current };
+      },
+    });
+    const { user } = renderApp(`/risk/risks/register/R-0001?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByText('Due 2026-12-01: Almost due')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Resync with library' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Resync with library' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/resync'))).toBe(false);
+
+    await user.click(screen.getByRole('button', { name: 'Resync with library' }));
+    const again = await screen.findByRole('dialog', { name: 'Resync with library' });
+    await user.click(within(again).getByRole('button', { name: 'Resync with library' }));
+    expect(await screen.findByText('R-0001 now has the library content.')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Definition' })).toHaveValue('The library definition');
+    const post = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/resync'))!;
+    expect(requestBody(post[1])).toEqual({ version: 2 });
+  });
+
+  it('offers no resync for a risk made in the register', async () => {
+    stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`GET ${base}/risk/R-0001`]: { body: detail() },
+      [`GET ${base}/risk/${detail().id}/review-schedule`]: { body: null },
+    });
+    renderApp(`/risk/risks/register/R-0001?orgId=${HOME_ORG_ID}`);
+    expect(await screen.findByRole('button', { name: 'Deactivate' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Resync with library' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Due \d/)).not.toBeInTheDocument();
   });
 });
 
@@ -296,45 +425,21 @@ describe('the review schedule of a risk', { timeout: SLOW }, () => {
   });
 });
 
-const inventoryItem: InventoryDetail = {
-  id: '22222222-2222-4222-8222-222222222222',
-  publicId: 'S-0001',
-  kind: 'SYSTEM',
-  name: 'Core banking',
-  library: false,
-  copiedFromId: null,
-  definition: '',
-  vendor: null,
-  goLiveDate: null,
-  versionNumber: '',
-  dataLocation: '',
-  systemType: null,
-  businessOwner: null,
-  systemAdmin: null,
-  assetType: null,
-  dataSensitivity: 'HIGH',
-  businessCriticality: null,
-  inherentRisk: null,
-  dueDiligenceStrength: null,
-  residualRisk: null,
-  unanswered: 13,
-  riskCount: 0,
-  version: 1,
-  createdOn: '2026-11-01T09:00:00.000Z',
-  modifiedOn: '2026-11-01T09:00:00.000Z',
-  answers: {},
-  authorizedPeople: [],
-  userAdministrators: [],
-  lineItems: [],
-  risks: [],
-  inRegister: false,
-};
-
 describe('the inventory', { timeout: SLOW }, () => {
   it('derives data sensitivity from the answers and sends them with the item', async () => {
     const fetchMock = stubApi({
       ...withRisk(['RISK_SYSTEMS_AND_APPLICATIONS']),
-      [`POST ${base}/inventory-item`]: { status: 201, body: inventoryItem },
+      [`POST ${base}/inventory-item`]: {
+        status: 201,
+        body: inventoryItem({
+          id: '22222222-2222-4222-8222-222222222222',
+          kind: 'SYSTEM',
+          name: 'Core banking',
+          businessCriticality: null,
+          inherentRisk: null,
+          unanswered: 13,
+        }),
+      },
     });
     const { user } = renderApp(`/risk/inventory/register?orgId=${HOME_ORG_ID}`);
     expect(await screen.findByText('No systems, applications or vendors yet')).toBeInTheDocument();
@@ -419,6 +524,39 @@ describe('the assessments', { timeout: SLOW }, () => {
     expect(within(dialog).getAllByText(message)).toHaveLength(2);
     const complete = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/complete'))!;
     expect(requestBody(complete[1])).toEqual({ version: 3 });
+  });
+
+  it('name the items whose mandatory questions are unanswered, at the covered items', async () => {
+    const item = {
+      id: '44444444-4444-4444-8444-444444444444',
+      publicId: 'S-0002',
+      name: 'Mail gateway',
+      inherentRisk: null,
+      residualRisk: null,
+    };
+    const inventory = assessment({ kind: 'INVENTORY', module: 'SYSTEMS_AND_APPLICATIONS', items: [item] });
+    stubApi({
+      ...withRisk(['RISK_SYSTEMS_AND_APPLICATIONS']),
+      [`GET ${base}/risk-assessments`]: { body: { items: [inventory], total: 1 } },
+      [`GET ${base}/risk-assessment/A-0001`]: { body: inventory },
+      [`PATCH ${base}/risk-assessment/A-0001`]: { body: { ...inventory, version: 3 } },
+      [`POST ${base}/risk-assessment/A-0001/complete`]: {
+        status: 400,
+        body: { ...apiError('RISK_MANDATORY_ITEM_INVALID'), field: 'itemIds', params: { 0: 'S-0002' } },
+      },
+    });
+    const { user } = renderApp(`/risk/assessments?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'A-0001' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Complete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Complete the assessment?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Complete' }));
+    const message =
+      'Some covered items have not answered their mandatory questions (data sensitivity, business criticality and, for vendors, due diligence): S-0002';
+    const shown = await within(dialog).findAllByText(message);
+    expect(shown).toHaveLength(2);
+    const field = searchField(dialog, 'Systems, applications and vendors assessed');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('keep a new assessment saved when its completion is refused, and save it again on the next try', async () => {
@@ -531,7 +669,7 @@ describe('the risk library', { timeout: SLOW }, () => {
     ermConnections: ['REPUTATIONAL', 'COMPLIANCE'],
     response: 'MITIGATE',
     mitigationPlan: 'Quarterly phishing drills',
-    potentialImpact: 'HIGH',
+    potentialImpact: { value: 'HIGH', recommended: null, overrideReason: null },
     likelihood: 'HIGH',
     residualRisk: { value: 'MODERATE', recommended: 'HIGH', overrideReason: 'Drills work' },
     controls: [
@@ -681,7 +819,13 @@ describe('the risk library', { timeout: SLOW }, () => {
       [`GET ${base}/inventory/library`]: { body: { items: [], total: 0 } },
       [`POST ${base}/inventory/library`]: {
         status: 201,
-        body: { ...inventoryItem, publicId: 'LS-0001', library: true },
+        body: inventoryItem({
+          id: '22222222-2222-4222-8222-222222222222',
+          kind: 'SYSTEM',
+          name: 'Core banking',
+          publicId: 'LS-0001',
+          library: true,
+        }),
       },
     });
     const { user } = renderApp(`/risk/inventory/library?orgId=${HOME_ORG_ID}`);

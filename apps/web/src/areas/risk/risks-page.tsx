@@ -15,6 +15,7 @@ import { AnchorLink, ButtonLink } from '../../shell/links';
 import { risksQuery } from './api';
 import { LevelBadge, ModuleBadges, useRiskModules } from './module-badges';
 import { RegisterList, useRegisterList } from './register-list';
+import { STATUS_COLORS } from './review-schedule';
 
 /** The risk register (/risk/risks/register) or the provider's library (/risk/risks/library). */
 export function RisksPage({ library }: { library: boolean }) {
@@ -154,7 +155,18 @@ function RiskList({ library }: { library: boolean }) {
             <LevelBadge level={risk.residualRisk.value} />
           </Table.Td>
           <Table.Td>{risk.response ? t(`risk.responses.${risk.response}`) : '—'}</Table.Td>
-          {!library && <Table.Td>{risk.dueDate ?? '—'}</Table.Td>}
+          {!library && (
+            <Table.Td>
+              <Group gap={6} wrap="nowrap">
+                {risk.dueDate ?? '—'}
+                {risk.dueDateStatus && (
+                  <Badge variant="light" color={STATUS_COLORS[risk.dueDateStatus]}>
+                    {t(`risk.review.statuses.${risk.dueDateStatus}`)}
+                  </Badge>
+                )}
+              </Group>
+            </Table.Td>
+          )}
         </>
       )}
     />

@@ -18,7 +18,7 @@ export interface ScoreDraft<T extends string> {
 }
 
 export interface ScoresDraft {
-  potentialImpact: RiskLevel | null;
+  potentialImpact: ScoreDraft<RiskLevel>;
   likelihood: RiskLevel | null;
   inherentRisk: ScoreDraft<RiskLevel>;
   controlStrength: ScoreDraft<ControlStrength>;
@@ -27,6 +27,7 @@ export interface ScoresDraft {
 }
 
 export interface Recommendations {
+  potentialImpact: RiskLevel | null;
   inherentRisk: RiskLevel | null;
   controlStrength: ControlStrength | null;
   residualRisk: RiskLevel | null;
@@ -115,24 +116,24 @@ export function ScorePanel({
         <Title order={3}>{t('risk.scores.title')}</Title>
         <Group align="flex-start" gap="xl" wrap="wrap">
           <Stack gap="sm">
-            <Group>
-              <Select
-                label={t('risk.scores.potentialImpact')}
-                data={RISK_LEVELS.map((value) => ({ value, label: level(value) }))}
-                value={scores.potentialImpact}
-                onChange={(value) => onChange({ ...scores, potentialImpact: value as RiskLevel | null })}
-                clearable
-                w={180}
-              />
-              <Select
-                label={t('risk.scores.likelihood')}
-                data={RISK_LEVELS.map((value) => ({ value, label: level(value) }))}
-                value={scores.likelihood}
-                onChange={(value) => onChange({ ...scores, likelihood: value as RiskLevel | null })}
-                clearable
-                w={180}
-              />
-            </Group>
+            <RecommendedScore
+              label={t('risk.scores.potentialImpact')}
+              options={RISK_LEVELS}
+              optionLabel={level}
+              score={scores.potentialImpact}
+              recommended={recommended.potentialImpact}
+              needs={t('risk.scores.needs.potentialImpact')}
+              checked={checked}
+              onChange={(potentialImpact) => onChange({ ...scores, potentialImpact })}
+            />
+            <Select
+              label={t('risk.scores.likelihood')}
+              data={RISK_LEVELS.map((value) => ({ value, label: level(value) }))}
+              value={scores.likelihood}
+              onChange={(value) => onChange({ ...scores, likelihood: value as RiskLevel | null })}
+              clearable
+              w={200}
+            />
             <RecommendedScore
               label={t('risk.scores.inherentRisk')}
               options={RISK_LEVELS}
@@ -172,7 +173,7 @@ export function ScorePanel({
               w={200}
             />
           </Stack>
-          <RiskMatrix impact={scores.potentialImpact} likelihood={scores.likelihood} />
+          <RiskMatrix impact={scores.potentialImpact.value} likelihood={scores.likelihood} />
         </Group>
       </Stack>
     </Card>

@@ -1,0 +1,1 @@
+ALTER TABLE "risks" ADD COLUMN "potential_impact_reason" text;
