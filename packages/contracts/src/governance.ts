@@ -113,6 +113,23 @@ export type LibraryFramework = z.infer<typeof libraryFrameworkSchema>;
 /** PUT /framework/:id/target and /framework/:id/section/:sectionId/target. */
 export const tierTargetInputSchema = z.object({ targetTier: z.string().trim().min(1).max(100).nullable() });
 
+/** A framework keeps at most this many maturity tiers. */
+export const FRAMEWORK_TIERS_MAX = 20;
+
+/** PATCH /framework/:id: the framework's own name and description. */
+export const frameworkUpdateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(GOVERNANCE_NAME_MAX_LENGTH),
+    description: z.string().trim().max(GOVERNANCE_TEXT_MAX_LENGTH),
+  })
+  .partial();
+export type FrameworkUpdate = z.infer<typeof frameworkUpdateSchema>;
+
+/** PUT /framework/:id/tiers: the maturity tiers, lowest first, each name once in any case. */
+export const frameworkTiersInputSchema = z.object({
+  tiers: z.array(z.string().trim().min(1).max(100)).max(FRAMEWORK_TIERS_MAX),
+});
+
 /** PATCH /framework/:id/control/:controlId. */
 export const frameworkControlUpdateSchema = z.object({
   mandatory: z.boolean().optional(),

@@ -6,6 +6,9 @@ import {
   controlAnswerInputSchema,
   controlAnswerSchema,
   frameworkControlUpdateSchema,
+  frameworkTiersInputSchema,
+  FRAMEWORK_TIERS_MAX,
+  frameworkUpdateSchema,
   evaluationPeriodInputSchema,
   evaluationPeriodSchema,
   evidenceInputSchema,
@@ -41,6 +44,7 @@ import {
   answerControl,
   comparePeriods,
   createPeriod,
+  deleteFramework,
   evidenceFile,
   extendPeriod,
   finalizePeriod,
@@ -53,9 +57,11 @@ import {
   listPeriods,
   removeEvidence,
   setPeriodRiskProfile,
+  setFrameworkTiers,
   setPeriodTier,
   setTarget,
   updateControl,
+  updateFrameworkDetails,
   type Actor,
 } from './service';
 
@@ -228,6 +234,64 @@ export const governanceRoutes =
         },
       },
       async (request) => getFramework(db, accessOf(request).org.id, request.params.id),
+    );
+
+    app.patch(
+      '/api/org/:orgId/governance/framework/:id',
+      {
+        config: EDIT,
+        schema: {
+          tags: TAGS,
+          summary: 'Rename a framework',
+          description: `Its \`name\` and \`description\`; sections, controls and periods stay as they are. ${FRAMEWORK_404}`,
+          params: frameworkParams,
+          body: frameworkUpdateSchema,
+          response: { 200: frameworkDetailSchema },
+        },
+      },
+      async (request) => updateFrameworkDetails(db, actorOf(request), request.params.id, request.body),
+    );
+
+    app.put(
+      '/api/org/:orgId/governance/framework/:id/tiers',
+      {
+        config: EDIT,
+        schema: {
+          tags: TAGS,
+          summary: "Set the framework's maturity tiers",
+          description:
+            `\`tiers\` lowest first, at most ${FRAMEWORK_TIERS_MAX}, each once in any case (400 ` +
+            'GOVERNANCE_TIERS_DUPLICATE). A tier that is a target of the framework or a section, or assessed in ' +
+            'any period (finalized ones too), must stay with its name: removing or renaming it answers 409 ' +
+            `GOVERNANCE_TIER_IN_USE and nothing changes. ${FRAMEWORK_404}`,
+          params: frameworkParams,
+          body: frameworkTiersInputSchema,
+          response: { 200: frameworkDetailSchema },
+        },
+      },
+      async (request) => setFrameworkTiers(db, actorOf(request), request.params.id, request.body.tiers),
+    );
+
+    app.delete(
+      '/api/org/:orgId/governance/framework/:id',
+      {
+        config: EDIT,
+        schema: {
+          tags: TAGS,
+          summary: 'Delete a framework',
+          description:
+            'For good, with its sections, controls and evaluation periods (answers, evidence files, links and ' +
+            'automatic evidence); a library framework can then be adopted again. A finalized period is an ' +
+            'examiner record: a framework holding one answers 409 GOVERNANCE_FRAMEWORK_HAS_FINALIZED_PERIOD and ' +
+            `nothing is deleted. ${FRAMEWORK_404}`,
+          params: frameworkParams,
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        await deleteFramework(db, actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
     );
 
     const TARGET =
