@@ -113,8 +113,9 @@ export type LibraryFramework = z.infer<typeof libraryFrameworkSchema>;
 /** PUT /framework/:id/target and /framework/:id/section/:sectionId/target. */
 export const tierTargetInputSchema = z.object({ targetTier: z.string().trim().min(1).max(100).nullable() });
 
-/** A framework keeps at most this many maturity tiers. */
+/** A framework keeps at most this many maturity tiers, each named in at most FRAMEWORK_TIER_MAX_LENGTH. */
 export const FRAMEWORK_TIERS_MAX = 20;
+export const FRAMEWORK_TIER_MAX_LENGTH = 100;
 
 /** PATCH /framework/:id: the framework's own name and description. */
 export const frameworkUpdateSchema = z
@@ -127,7 +128,7 @@ export type FrameworkUpdate = z.infer<typeof frameworkUpdateSchema>;
 
 /** PUT /framework/:id/tiers: the maturity tiers, lowest first, each name once in any case. */
 export const frameworkTiersInputSchema = z.object({
-  tiers: z.array(z.string().trim().min(1).max(100)).max(FRAMEWORK_TIERS_MAX),
+  tiers: z.array(z.string().trim().min(1).max(FRAMEWORK_TIER_MAX_LENGTH)).max(FRAMEWORK_TIERS_MAX),
 });
 
 /** PATCH /framework/:id/control/:controlId. */
