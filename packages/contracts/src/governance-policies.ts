@@ -68,6 +68,10 @@ const policyFields = {
   catRefs: z.array(z.string().trim().min(1).max(64)).max(100).default([]),
 };
 
+/** GET /governance/policies/deleted and /governance/cat-policies/deleted: restorable policies. */
+export const deletedPolicySchema = policySummarySchema.extend({ deletedOn: z.string() });
+export type DeletedPolicy = z.infer<typeof deletedPolicySchema>;
+
 /** POST /governance/policy and /governance/cat-policy: the policy and its first version. */
 export const policyInputSchema = z.object({
   ...policyFields,

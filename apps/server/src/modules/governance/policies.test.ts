@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyAcknowledgements, PolicyDetail, PolicySummary, TicketPolicyLink } from '@vigil/contracts';
+import type {
+  DeletedPolicy,
+  PolicyAcknowledgements,
+  PolicyDetail,
+  PolicySummary,
+  TicketPolicyLink,
+} from '@vigil/contracts';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { addMonths } from './service';
@@ -252,8 +258,18 @@ describe('custom policies', () => {
       'GOVERNANCE_POLICY_NAME_IN_USE',
     );
     await call('DELETE', `/governance/policy/${taken.id}`, editor);
+    const deleted = await ok<DeletedPolicy[]>(call('GET', '/governance/policies/deleted', editor));
+    expect(deleted.map((item) => item.name)).toEqual(['Remote access', 'Remote Access']);
+    expect(deleted[0]!.deletedOn >= deleted[1]!.deletedOn).toBe(true);
+    expectError(await call('GET', '/governance/policies/deleted', reader), 403, 'PERMISSION_DENIED');
     const restored = await ok<PolicyDetail>(call('POST', `/governance/policy/${policy.id}/restore`, editor));
     expect(restored.name).toBe('Remote Access');
+    const after = await ok<DeletedPolicy[]>(call('GET', '/governance/policies/deleted', editor));
+    expect(after.map((item) => item.name)).toEqual(['Remote access']);
+    expect(await ok<DeletedPolicy[]>(call('GET', '/governance/cat-policies/deleted', catEditor))).toEqual([]);
+    expect(
+      await ok<DeletedPolicy[]>(call('GET', '/governance/policies/deleted', stranger, undefined, otherOrgId)),
+    ).toEqual([]);
   });
 
   it("refuses other organisations' policies and keeps the kinds apart", async () => {

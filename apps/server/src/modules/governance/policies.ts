@@ -1,5 +1,6 @@
 import {
   POLICY_KINDS,
+  type DeletedPolicy,
   type Permission,
   type PolicyAcknowledgements,
   type PolicyDetail,
@@ -192,6 +193,17 @@ export async function listPolicies(
   kind: PolicyKind,
 ): Promise<PolicySummary[]> {
   return (await summaries(db, access, await listPolicyRows(db, access.org.id, kind))).list;
+}
+
+/** The deleted policies of a kind, to restore; most recently deleted first. */
+export async function listDeletedPolicies(
+  db: Db,
+  access: AccessContext,
+  kind: PolicyKind,
+): Promise<DeletedPolicy[]> {
+  const rows = await listPolicyRows(db, access.org.id, kind, true);
+  const { list } = await summaries(db, access, rows);
+  return list.map((policy, index) => ({ ...policy, deletedOn: rows[index]!.deletedOn!.toISOString() }));
 }
 
 async function policyOf(db: Db, orgId: string, kind: PolicyKind, id: string, lock = false) {

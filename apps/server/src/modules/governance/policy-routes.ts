@@ -1,4 +1,5 @@
 import {
+  deletedPolicySchema,
   POLICY_REVIEW_MONTHS_MAX,
   policyAcknowledgeInputSchema,
   policyAcknowledgementsSchema,
@@ -27,6 +28,7 @@ import {
   createPolicy,
   deletePolicy,
   getPolicy,
+  listDeletedPolicies,
   listPolicies,
   policyAcknowledgements,
   restorePolicy,
@@ -85,6 +87,23 @@ export const policyRoutes =
           },
         },
         async (request) => listPolicies(db, accessOf(request), kind),
+      );
+
+      app.get(
+        `/api/org/:orgId/governance/${many}/deleted`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `The deleted ${label} list`,
+            description:
+              'Deleted policies of the kind that `POST …/restore` brings back, most recently deleted first, each ' +
+              'as in the list with `deletedOn`.',
+            params: orgParamsSchema,
+            response: { 200: z.array(deletedPolicySchema) },
+          },
+        },
+        async (request) => listDeletedPolicies(db, accessOf(request), kind),
       );
 
       app.post(
