@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
+  deletedPolicySchema,
   policyAcknowledgementsSchema,
   policyDetailSchema,
   policySummarySchema,
@@ -41,6 +42,16 @@ export const policiesQuery = (orgId: string, kind: PolicyKind) =>
     queryFn: ({ signal }) =>
       apiFetch(`${governancePath(orgId)}/${POLICY_KIND[kind].many}`, {
         schema: z.array(policySummarySchema),
+        signal,
+      }),
+  });
+
+export const deletedPoliciesQuery = (orgId: string, kind: PolicyKind) =>
+  queryOptions({
+    queryKey: [...policiesKey(orgId, kind), 'deleted'] as const,
+    queryFn: ({ signal }) =>
+      apiFetch(`${governancePath(orgId)}/${POLICY_KIND[kind].many}/deleted`, {
+        schema: z.array(deletedPolicySchema),
         signal,
       }),
   });
