@@ -153,4 +153,53 @@ describe('custom policies', () => {
     expect(await screen.findByRole('heading', { name: 'Current: version 2' })).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/version/v2/approve'))).toBe(true);
   });
+
+  it('lists the deleted policies to editors and restores one without asking', async () => {
+    let deleted = [
+      { ...summary({ id: 'p8', name: 'Remote Access' }), deletedOn: '2026-03-01T09:00:00.000Z' },
+      { ...summary({ id: 'p9', name: 'Clean Desk' }), deletedOn: '2026-02-01T09:00:00.000Z' },
+    ];
+    let live = [summary()];
+    const fetchMock = stubApi({
+      ...withAccess(['CUSTOM_POLICY_VIEW', 'CUSTOM_POLICY_EDIT']),
+      [`GET ${gov}/policies`]: () => ({ body: live }),
+      [`GET ${gov}/policies/deleted`]: () => ({ body: deleted }),
+      [`POST ${gov}/policy/p8/restore`]: () => {
+        live = [...live, summary({ id: 'p8', name: 'Remote Access' })];
+        deleted = deleted.filter((policy) => policy.id !== 'p8');
+        return { body: detail({ id: 'p8', name: 'Remote Access' }) };
+      },
+    });
+    const { user } = renderApp(`/governance/policies?orgId=${HOME_ORG_ID}`);
+    await screen.findByRole('link', { name: 'Acceptable Use' });
+    await user.click(screen.getByRole('radio', { name: 'Deleted' }));
+    const table = await screen.findByRole('table', { name: 'Deleted' });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual([
+      expect.stringContaining('Name'),
+      expect.stringContaining('Remote Access'),
+      expect.stringContaining('Clean Desk'),
+    ]);
+    await user.click(within(table).getByRole('button', { name: 'Restore Remote Access' }));
+    expect(await screen.findByText('Remote Access restored.')).toBeInTheDocument();
+    await waitFor(() => expect(within(table).queryByText('Remote Access')).not.toBeInTheDocument());
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(
+        ([url, init]) => String(url).endsWith('/p8/restore') && init?.method === 'POST',
+      ),
+    ).toBe(true);
+    await user.click(screen.getByRole('radio', { name: 'Current' }));
+    expect(await screen.findByRole('link', { name: 'Remote Access' })).toBeInTheDocument();
+  });
+
+  it('offers the deleted view only to editors', async () => {
+    stubApi({ ...withAccess(['CUSTOM_POLICY_VIEW']), [`GET ${gov}/policies`]: { body: [summary()] } });
+    renderApp(`/governance/policies?orgId=${HOME_ORG_ID}`);
+    await screen.findByRole('link', { name: 'Acceptable Use' });
+    expect(screen.queryByRole('radio', { name: 'Deleted' })).not.toBeInTheDocument();
+  });
 });
