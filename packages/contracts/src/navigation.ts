@@ -461,6 +461,9 @@ export const LEGACY_REDIRECTS: readonly { from: RegExp; to: string }[] = [
   { from: /^\/fraud\/trigger\/([^/]+)$/, to: '/fraud/triggers/$1' },
   { from: /^\/fraud\/trigger\/([^/]+)\/edit$/, to: '/fraud/triggers/$1/edit' },
   { from: /^\/compliance(\/.*)?$/, to: '/governance$1' },
+  // Spec 1 section 2.8 and spec 3 name a framework and a policy in the singular.
+  { from: /^\/governance\/framework(\/[^/]+)?$/, to: '/governance/frameworks$1' },
+  { from: /^\/governance\/policy(\/[^/]+)?$/, to: '/governance/policies$1' },
   { from: /^\/alerts\/new-inbox$/, to: '/alerts/inbox' },
   { from: /^(?:\/dashboards)?\/library\/workspace-tiles-page$/, to: '/dashboards/library/workspace-tiles' },
   { from: /^(?:\/dashboards)?\/workspace-tiles-page$/, to: '/dashboards/workspace-tiles' },
