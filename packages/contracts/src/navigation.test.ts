@@ -75,7 +75,8 @@ describe('left-bar landing targets (spec 1 section 2.6)', () => {
     ['threat', { permissions: ['TRIGGER_VIEW', 'THREATMATCH_VIEW'] }, '/triggers'],
     ['threat', { permissions: ['THREATMATCH_VIEW'] }, '/threat'],
     ['threat', {}, null],
-    ['governance', { permissions: ['TASK_VIEW', 'TASK_SCHEDULE_VIEW'] }, '/governance/tasks'],
+    ['governance', { permissions: ['GOVERNANCE_DASHBOARD_VIEW', 'TASK_SCHEDULE_VIEW'] }, '/governance/tasks'],
+    ['governance', { permissions: ['TASK_VIEW', 'TASK_SCHEDULE_VIEW'] }, '/task-schedules'],
     ['governance', { permissions: ['TASK_SCHEDULE_VIEW', 'POLICY_FRAMEWORK_VIEW'] }, '/task-schedules'],
     [
       'governance',
@@ -131,7 +132,7 @@ describe('left-bar landing targets (spec 1 section 2.6)', () => {
         'EVENT_VIEW',
         'ASSET_VIEW',
         'ALERT_INBOX_VIEW',
-        'TASK_VIEW',
+        'GOVERNANCE_DASHBOARD_VIEW',
         'RISK_VIEW',
         'USER_VIEW',
       ],
@@ -195,7 +196,7 @@ describe('section tabs (spec 1 section 2.7)', () => {
       'governance',
       {
         permissions: [
-          'TASK_VIEW',
+          'GOVERNANCE_DASHBOARD_VIEW',
           'TASK_SCHEDULE_VIEW',
           'POLICY_FRAMEWORK_VIEW',
           'CUSTOM_POLICY_VIEW',
@@ -212,6 +213,7 @@ describe('section tabs (spec 1 section 2.7)', () => {
       ],
     ],
     ['governance', { permissions: ['CAT_POLICY_VIEW'] }, ['/governance/cat']],
+    ['governance', { permissions: ['TASK_VIEW', 'CAT_POLICY_VIEW'] }, ['/governance/cat']],
     [
       'reports',
       { permissions: ['REPORT_VIEW', 'CHART_VIEW'] },

@@ -113,7 +113,8 @@ export const NAV_ENTRIES: Readonly<Record<NavEntryId, NavEntryRule>> = {
   },
   governance: {
     targets: [
-      { path: '/governance/tasks', permissions: ['TASK_VIEW'] },
+      // The governance dashboard (spec 2's "Governance Dashboard" permission area).
+      { path: '/governance/tasks', permissions: ['GOVERNANCE_DASHBOARD_VIEW'] },
       { path: '/task-schedules', permissions: ['TASK_SCHEDULE_VIEW'] },
       {
         path: '/governance/frameworks',
@@ -317,7 +318,7 @@ export const SECTION_TABS: Readonly<Record<SectionId, readonly SectionTab[]>> = 
     { id: 'fraudWatchlists', path: '/fraud/watchlists', permissions: ['THREATMATCH_VIEW'], sku: 'fraud' },
   ],
   governance: [
-    { id: 'governanceTasks', path: '/governance/tasks', permissions: ['TASK_VIEW'] },
+    { id: 'governanceTasks', path: '/governance/tasks', permissions: ['GOVERNANCE_DASHBOARD_VIEW'] },
     { id: 'taskSchedules', path: '/task-schedules', permissions: ['TASK_SCHEDULE_VIEW'] },
     { id: 'libraryTaskSchedules', path: '/library-task-schedules', permissions: ['TASK_SCHEDULE_VIEW'] },
     { id: 'frameworks', path: '/governance/frameworks', permissions: ['POLICY_FRAMEWORK_VIEW'] },

@@ -15,24 +15,25 @@ import { policiesQuery, POLICY_KIND } from './policies-api';
 const REVIEW_HORIZON_DAYS = 30;
 
 /**
- * /governance/tasks: the compliance calendar. Tasks of the task schedules over the spec's timeframes,
- * policy reviews overdue or coming due, and the frameworks' periods in progress, each for those who may
- * read it.
+ * /governance/tasks, the governance dashboard (GOVERNANCE_DASHBOARD_VIEW): the compliance calendar.
+ * Tasks of the task schedules over the spec's timeframes (TASK_VIEW and TASK_SCHEDULE_VIEW), policy
+ * reviews overdue or coming due, and the frameworks' periods in progress, each for those who may read it.
  */
 export function GovernanceTasksPage() {
   const { t } = useTranslation();
   const orgId = useCurrentOrgId() ?? '';
-  const canView = useHasPermission('TASK_VIEW');
+  const canView = useHasPermission('GOVERNANCE_DASHBOARD_VIEW');
+  const canTasks = useHasPermission('TASK_VIEW');
   const canSchedules = useHasPermission('TASK_SCHEDULE_VIEW');
   const canCustom = useHasPermission('CUSTOM_POLICY_VIEW');
   const canCat = useHasPermission('CAT_POLICY_VIEW');
   const canFrameworks = useHasPermission('POLICY_FRAMEWORK_VIEW');
   return (
     <GatedPage title={t('governance.tasks.title')} allowed={canView} maw={1200}>
-      {canSchedules && (
+      {canTasks && canSchedules && (
         <Card withBorder component="section" aria-label={t('governance.tasks.scheduled')}>
           <Stack gap="xs">
-            <TaskCounts orgId={orgId} />
+            <TaskCounts orgId={orgId} linked />
             <AnchorLink to="/task-schedules/$" params={{ _splat: '' }} size="sm">
               {t('governance.tasks.openSchedules')}
             </AnchorLink>
