@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GOVERNANCE_NAME_MAX_LENGTH, GOVERNANCE_TEXT_MAX_LENGTH } from './governance';
+import { pageParams } from './query-params';
 
 /**
  * Spec 3, Governance: custom policies (CUSTOM_POLICY_*) and CAT policies (CAT_POLICY_*), each kind with
@@ -93,10 +94,22 @@ export type PolicyVersionInput = z.input<typeof policyVersionInputSchema>;
 /** POST …/:id/acknowledge: the version the person read, which must be the current one. */
 export const policyAcknowledgeInputSchema = z.object({ versionId: z.uuid() });
 
+/** GET …/:id/acknowledgements: a page of each list, `pageSize` people from `acknowledgedPage` and `pendingPage`. */
+export const policyAcknowledgementsQuerySchema = z.object({
+  pageSize: pageParams.pageSize,
+  acknowledgedPage: pageParams.pageNumber,
+  pendingPage: pageParams.pageNumber,
+});
+export type PolicyAcknowledgementsQuery = z.infer<typeof policyAcknowledgementsQuerySchema>;
+
 export const policyAcknowledgementsSchema = z.object({
   version: z.object({ id: z.string(), number: z.number() }).nullable(),
+  /** The requested page of those who acknowledged, of `acknowledgedTotal`. */
   acknowledged: z.array(z.object({ userId: z.string(), name: z.string(), acknowledgedOn: z.string() })),
+  acknowledgedTotal: z.number(),
+  /** The requested page of those who have not, of `pendingTotal`. */
   pending: z.array(z.object({ userId: z.string(), name: z.string() })),
+  pendingTotal: z.number(),
 });
 export type PolicyAcknowledgements = z.infer<typeof policyAcknowledgementsSchema>;
 

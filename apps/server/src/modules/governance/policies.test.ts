@@ -212,6 +212,22 @@ describe('custom policies', () => {
     expect(first.pending.map((person) => person.userId).sort()).toEqual(
       [editor.id, catEditor.id, linker.id, ticketEditor.id].sort(),
     );
+    expect(first).toMatchObject({ acknowledgedTotal: 1, pendingTotal: 4 });
+    // A page of each list, the totals kept.
+    const paged = (query: string) =>
+      ok<PolicyAcknowledgements>(
+        call('GET', `/governance/policy/${policy.id}/acknowledgements?${query}`, editor),
+      );
+    const second = await paged('pageSize=3&pendingPage=2&acknowledgedPage=2');
+    expect(second).toMatchObject({ acknowledged: [], acknowledgedTotal: 1, pendingTotal: 4 });
+    expect(second.pending.map((person) => person.userId)).toEqual([first.pending[3]!.userId]);
+    expect((await paged('pageSize=3')).pending.map((person) => person.userId)).toEqual(
+      first.pending.slice(0, 3).map((person) => person.userId),
+    );
+    expect(
+      (await call('GET', `/governance/policy/${policy.id}/acknowledgements?pendingPage=0`, editor))
+        .statusCode,
+    ).toBe(400);
     // Again: nothing changes.
     await ok(call('POST', `/governance/policy/${policy.id}/acknowledge`, reader, { versionId: v1.id }));
     expect(

@@ -2,6 +2,7 @@ import {
   deletedPolicySchema,
   POLICY_REVIEW_MONTHS_MAX,
   policyAcknowledgeInputSchema,
+  policyAcknowledgementsQuerySchema,
   policyAcknowledgementsSchema,
   policyDetailSchema,
   policyInputSchema,
@@ -277,12 +278,16 @@ export const policyRoutes =
             summary: `Who has acknowledged a ${label}`,
             description:
               'The active people of the organisation who have acknowledged the current version, with when, and ' +
-              `those who have not (everyone while no version is approved). ${NOT_FOUND}`,
+              'those who have not (everyone while no version is approved), by name: `pageSize` people of each ' +
+              'list from page `acknowledgedPage` and `pendingPage` (1 and 1 by default), with the totals. ' +
+              NOT_FOUND,
             params: idParams,
+            querystring: policyAcknowledgementsQuerySchema,
             response: { 200: policyAcknowledgementsSchema },
           },
         },
-        async (request) => policyAcknowledgements(db, accessOf(request), kind, request.params.id),
+        async (request) =>
+          policyAcknowledgements(db, accessOf(request), kind, request.params.id, request.query),
       );
     }
 

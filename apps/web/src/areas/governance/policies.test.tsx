@@ -65,10 +65,12 @@ const detail = (overrides: Partial<PolicyDetail> = {}): PolicyDetail => ({
 const acknowledgements: PolicyAcknowledgements = {
   version: { id: 'v1', number: 1 },
   acknowledged: [{ userId: 'u1', name: 'Ali Approver', acknowledgedOn: '2025-02-01T00:00:00.000Z' }],
+  acknowledgedTotal: 1,
   pending: [
     { userId: 'u2', name: 'Test User' },
     { userId: 'u3', name: 'Sam Staff' },
   ],
+  pendingTotal: 2,
 };
 
 describe('custom policies', () => {
@@ -105,7 +107,9 @@ describe('custom policies', () => {
             ...acknowledgements.acknowledged,
             { userId: 'u2', name: 'Test User', acknowledgedOn: '2026-02-01T00:00:00.000Z' },
           ],
+          acknowledgedTotal: 2,
           pending: [{ userId: 'u3', name: 'Sam Staff' }],
+          pendingTotal: 1,
         };
         return { body: policy };
       },
@@ -201,5 +205,59 @@ describe('custom policies', () => {
     renderApp(`/governance/policies?orgId=${HOME_ORG_ID}`);
     await screen.findByRole('link', { name: 'Acceptable Use' });
     expect(screen.queryByRole('radio', { name: 'Deleted' })).not.toBeInTheDocument();
+  });
+
+  it('pages the people who have not acknowledged and the versions', async () => {
+    const people = Array.from({ length: 30 }, (_, index) => ({
+      userId: `u${index}`,
+      name: `Person ${String(index + 1).padStart(2, '0')}`,
+    }));
+    const versions = Array.from({ length: 12 }, (_, index) => ({
+      ...detail().versions[1]!,
+      id: `v${12 - index}`,
+      number: 12 - index,
+    }));
+    const fetchMock = stubApi({
+      ...withAccess(['CUSTOM_POLICY_VIEW']),
+      [`GET ${gov}/policy/p1`]: { body: detail({ versions, latestVersionNumber: 12 }) },
+      [`GET ${gov}/policy/p1/acknowledgements`]: ({ url }) => {
+        const query = new URL(url, 'http://localhost').searchParams;
+        const page = Number(query.get('pendingPage'));
+        const size = Number(query.get('pageSize'));
+        return {
+          body: {
+            ...acknowledgements,
+            pending: people.slice((page - 1) * size, page * size),
+            pendingTotal: people.length,
+          },
+        };
+      },
+    });
+    const { user } = renderApp(`/governance/policies/p1?orgId=${HOME_ORG_ID}`);
+    const pending = await screen.findByRole('list', { name: 'People who have not acknowledged' });
+    expect(within(pending).getAllByRole('listitem')).toHaveLength(25);
+    expect(screen.getByText('Not yet (30)')).toBeInTheDocument();
+    const card = screen.getByRole('region', { name: 'Acknowledgements' });
+    await user.click(within(card).getByRole('button', { name: '2' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('list', { name: 'People who have not acknowledged' })).getAllByRole(
+          'listitem',
+        ),
+      ).toHaveLength(5),
+    );
+    expect(screen.getByText('Person 30')).toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(
+        ([url]) => String(url).includes('pendingPage=2') && String(url).includes('pageSize=25'),
+      ),
+    ).toBe(true);
+
+    const history = screen.getByRole('region', { name: 'Versions' });
+    expect(within(history).getByText('Version 12')).toBeInTheDocument();
+    expect(within(history).queryByText('Version 2')).not.toBeInTheDocument();
+    await user.click(within(history).getByRole('button', { name: '2' }));
+    expect(await within(history).findByText('Version 2')).toBeInTheDocument();
+    expect(within(history).queryByText('Version 12')).not.toBeInTheDocument();
   });
 });
