@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TRIGGER_DOMAINS } from './triggers';
 
 /** How a control stands in an evaluation period (spec 3: implemented, partially, not implemented, N/A). */
 export const CONTROL_ANSWER_STATUSES = [
@@ -58,6 +59,8 @@ export const frameworkControlSchema = z.object({
   alertable: z.boolean(),
   triggerId: z.string().nullable(),
   triggerName: z.string().nullable(),
+  /** The trigger's domain, whose triggers page lists it. */
+  triggerDomain: z.enum(TRIGGER_DOMAINS).nullable(),
 });
 export type FrameworkControl = z.infer<typeof frameworkControlSchema>;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ticketRefs } from '../tickets/repo';
-import { triggerNames } from '../triggers/repo';
+import { triggerRefs } from '../triggers/repo';
 import { users } from '../users/tables';
 import {
   governanceAnswers,
@@ -181,22 +181,19 @@ export async function updateSection(
     .where(and(eq(governanceSections.orgId, orgId), eq(governanceSections.id, id)));
 }
 
-/** The controls of a framework in order, each with the name of the trigger it names (alertable ones). */
+/** The controls of a framework in order, each with the name and domain of its trigger (alertable ones). */
 export async function listControls(db: Db, orgId: string, frameworkId: string) {
   const rows = await db
     .select()
     .from(governanceControls)
     .where(and(eq(governanceControls.orgId, orgId), eq(governanceControls.frameworkId, frameworkId)))
     .orderBy(asc(governanceControls.position));
-  const names = await triggerNames(
+  const refs = await triggerRefs(
     db,
     orgId,
     rows.map((row) => row.triggerId),
   );
-  return rows.map((row) => ({
-    row,
-    triggerName: row.triggerId ? (names.get(row.triggerId) ?? null) : null,
-  }));
+  return rows.map((row) => ({ row, trigger: row.triggerId ? (refs.get(row.triggerId) ?? null) : null }));
 }
 
 export async function findControl(

@@ -246,10 +246,11 @@ describe('tier targets and controls', () => {
       mandatory: true,
       triggerId,
       triggerName: 'Privileged logins',
+      triggerDomain: 'security',
     });
     expectError(await patch({ triggerId: null }), 400, 'GOVERNANCE_ALERTABLE_NEEDS_TRIGGER');
     const cleared = await ok<FrameworkDetail>(patch({ alertable: false, triggerId: null, mandatory: false }));
-    expect(cleared.controls[1]).toMatchObject({ alertable: false, triggerId: null });
+    expect(cleared.controls[1]).toMatchObject({ alertable: false, triggerId: null, triggerDomain: null });
   });
 });
 

@@ -223,7 +223,7 @@ export async function getFramework(db: Db, orgId: string, id: string): Promise<F
       description: section.description,
       targetTier: section.targetTier,
     })),
-    controls: controls.map(({ row: control, triggerName }) => ({
+    controls: controls.map(({ row: control, trigger }) => ({
       id: control.id,
       sectionId: control.sectionId,
       ref: control.ref,
@@ -233,7 +233,8 @@ export async function getFramework(db: Db, orgId: string, id: string): Promise<F
       mandatory: control.mandatory,
       alertable: control.alertable,
       triggerId: control.triggerId,
-      triggerName,
+      triggerName: trigger?.name ?? null,
+      triggerDomain: trigger?.domain ?? null,
     })),
   };
 }

@@ -96,18 +96,28 @@ export async function findTriggerView(db: Db, orgId: string, id: string): Promis
 }
 
 /** The names of the organisation's triggers by id, for other modules; ids not found are left out. */
+/** The name and domain of the organisation's triggers among `ids` (for pages that link to them). */
+export async function triggerRefs(
+  db: Db,
+  orgId: string,
+  ids: (string | null)[],
+): Promise<Map<string, { name: string; domain: TriggerDomain }>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: triggers.id, name: triggers.name, domain: triggers.domain })
+    .from(triggers)
+    .where(and(eq(triggers.orgId, orgId), inArray(triggers.id, wanted)));
+  return new Map(rows.map((row) => [row.id, { name: row.name, domain: row.domain as TriggerDomain }]));
+}
+
 export async function triggerNames(
   db: Db,
   orgId: string,
   ids: (string | null)[],
 ): Promise<Map<string, string>> {
-  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db
-    .select({ id: triggers.id, name: triggers.name })
-    .from(triggers)
-    .where(and(eq(triggers.orgId, orgId), inArray(triggers.id, wanted)));
-  return new Map(rows.map((row) => [row.id, row.name]));
+  const refs = await triggerRefs(db, orgId, ids);
+  return new Map([...refs].map(([id, ref]) => [id, ref.name]));
 }
 
 export async function insertTrigger(db: Db, values: NewTrigger): Promise<TriggerRow> {

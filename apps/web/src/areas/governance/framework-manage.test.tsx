@@ -43,6 +43,7 @@ const imported: FrameworkDetail = {
       alertable: false,
       triggerId: null,
       triggerName: null,
+      triggerDomain: null,
     },
   ],
 };
@@ -167,5 +168,41 @@ describe('managing a framework', () => {
     expect(await screen.findByRole('navigation', { name: 'Sections' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Maturity tiers' })).not.toBeInTheDocument();
+  });
+
+  it("links an alertable control's trigger to the triggers page, found by its name", async () => {
+    const watched: FrameworkDetail = {
+      ...imported,
+      controls: [
+        {
+          ...imported.controls[0]!,
+          alertable: true,
+          triggerId: 't1',
+          triggerName: 'Privileged logins',
+          triggerDomain: 'security',
+        },
+      ],
+    };
+    const fetchMock = stubApi({
+      ...routesOf(() => watched),
+      ...withAccess([...EDIT, 'TRIGGER_VIEW']),
+      [`GET ${base}/triggers`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/trigger-schedules`]: { body: { items: [], total: 0 } },
+      [`GET ${base}/saved-queries`]: { body: { items: [], total: 0 } },
+    });
+    const { user, router } = renderApp(`/governance/frameworks/f7?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Open AC-1' }));
+    const drawer = await screen.findByRole('dialog');
+    await user.click(within(drawer).getByRole('link', { name: 'Privileged logins' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/triggers'));
+    expect(router.state.location.search).toMatchObject({ search: 'Privileged logins' });
+    expect(await screen.findByRole('textbox', { name: 'Search triggers' })).toHaveValue('Privileged logins');
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([url]) => String(url).includes('/triggers?') && String(url).includes('search=Privileged'),
+        ),
+      ).toBe(true),
+    );
   });
 });

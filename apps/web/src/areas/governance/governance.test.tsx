@@ -64,6 +64,7 @@ const detail: FrameworkDetail = {
       alertable: false,
       triggerId: null,
       triggerName: null,
+      triggerDomain: null,
     },
     {
       id: 'c2',
@@ -76,6 +77,7 @@ const detail: FrameworkDetail = {
       alertable: false,
       triggerId: null,
       triggerName: null,
+      triggerDomain: null,
     },
   ],
 };
