@@ -35,6 +35,36 @@ function useFrameworkChange(orgId: string, framework: FrameworkDetail, onClose: 
   });
 }
 
+/** The server's refusal, if any, above Cancel and Save. */
+function SaveFooter({
+  error,
+  saving,
+  onClose,
+}: {
+  error: Error | null;
+  saving: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {error && (
+        <Text size="sm" c="red" role="alert">
+          {describeError(error, t)}
+        </Text>
+      )}
+      <Group justify="flex-end" gap="sm">
+        <Button variant="default" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" loading={saving}>
+          {t('common.save')}
+        </Button>
+      </Group>
+    </>
+  );
+}
+
 /** Renames a framework and changes its description. */
 export function EditFrameworkDialog({
   orgId,
@@ -78,19 +108,7 @@ export function EditFrameworkDialog({
             value={description}
             onChange={(event) => setDescription(event.currentTarget.value)}
           />
-          {save.error && (
-            <Text size="sm" c="red" role="alert">
-              {describeError(save.error, t)}
-            </Text>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
+          <SaveFooter error={save.error} saving={save.isPending} onClose={onClose} />
         </Stack>
       </form>
     </Modal>
@@ -202,19 +220,7 @@ export function TiersDialog({
               {t('governance.framework.addTier')}
             </Button>
           </Group>
-          {save.error && (
-            <Text size="sm" c="red" role="alert">
-              {describeError(save.error, t)}
-            </Text>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
+          <SaveFooter error={save.error} saving={save.isPending} onClose={onClose} />
         </Stack>
       </form>
     </Modal>
