@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GOVERNANCE_NAME_MAX_LENGTH, GOVERNANCE_TEXT_MAX_LENGTH } from './governance';
+import { frameworkSummarySchema, GOVERNANCE_NAME_MAX_LENGTH, GOVERNANCE_TEXT_MAX_LENGTH } from './governance';
 import { pageParams } from './query-params';
 
 /**
@@ -127,3 +127,18 @@ export type TicketPolicyLink = z.infer<typeof ticketPolicyLinkSchema>;
 export const ticketPolicyLinksInputSchema = z.object({
   policyIds: z.array(z.uuid()).max(TICKET_POLICY_LINKS_MAX),
 });
+
+/** The governance dashboard lists the policy reviews overdue or falling due within this many days. */
+export const GOVERNANCE_REVIEW_HORIZON_DAYS = 30;
+
+/**
+ * GET /governance/dashboard (GOVERNANCE_DASHBOARD_VIEW): each part null without its own permission
+ * (a policy kind's view permission for its reviews, POLICY_FRAMEWORK_VIEW for the periods).
+ */
+export const governanceDashboardSchema = z.object({
+  /** Policies overdue for review or due within the horizon, soonest first. */
+  reviews: z.array(policySummarySchema).nullable(),
+  /** Frameworks with a period in progress, by name. */
+  periods: z.array(frameworkSummarySchema).nullable(),
+});
+export type GovernanceDashboard = z.infer<typeof governanceDashboardSchema>;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type {
   DeletedPolicy,
+  GovernanceDashboard,
   PolicyAcknowledgements,
   PolicyDetail,
   PolicySummary,
@@ -9,6 +11,7 @@ import type {
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { addMonths } from './service';
+import { governancePolicies } from './tables';
 
 let ctx: TestContext;
 let orgId: string;
@@ -358,5 +361,43 @@ describe('policy links from tickets', () => {
     expect(await ok<TicketPolicyLink[]>(call('GET', path, linker))).toHaveLength(1);
     expect(await ok<TicketPolicyLink[]>(call('PUT', path, linker, { policyIds: [] }))).toEqual([]);
     expectError(await call('GET', path, stranger, undefined, otherOrgId), 404, 'TICKET_NOT_FOUND');
+  });
+});
+
+describe('governance dashboard', () => {
+  it('lists the reviews due of the kinds the requester reads; it needs GOVERNANCE_DASHBOARD_VIEW', async () => {
+    const policy = await createPolicy('Password Policy');
+    await ok(
+      call('POST', `/governance/policy/${policy.id}/version/${policy.versions[0]!.id}/approve`, editor),
+    );
+    await ctx.database.db
+      .update(governancePolicies)
+      .set({ lastReviewedOn: '2020-01-01' })
+      .where(eq(governancePolicies.id, policy.id));
+    const db = ctx.database.db;
+    const dashboardViewer = await seedUser(db, {
+      homeOrgId: orgId,
+      permissions: ['GOVERNANCE_DASHBOARD_VIEW', 'CUSTOM_POLICY_VIEW'],
+    });
+    const dashboard = await ok<GovernanceDashboard>(call('GET', '/governance/dashboard', dashboardViewer));
+    expect(dashboard.periods).toBeNull();
+    // Soonest first: reviewed in 2020, it was due in 2021.
+    expect(dashboard.reviews![0]).toMatchObject({ name: 'Password Policy', reviewOverdue: true });
+    const horizon = addMonths(today(), 2);
+    expect(dashboard.reviews!.every((item) => item.nextReviewOn! <= horizon)).toBe(true);
+    const only = await seedUser(db, { homeOrgId: orgId, permissions: ['GOVERNANCE_DASHBOARD_VIEW'] });
+    expect(await ok<GovernanceDashboard>(call('GET', '/governance/dashboard', only))).toEqual({
+      reviews: null,
+      periods: null,
+    });
+    expectError(await call('GET', '/governance/dashboard', reader), 403, 'PERMISSION_DENIED');
+    const theirs = await seedUser(db, {
+      homeOrgId: otherOrgId,
+      permissions: ['GOVERNANCE_DASHBOARD_VIEW', 'CUSTOM_POLICY_VIEW'],
+    });
+    expect(
+      (await ok<GovernanceDashboard>(call('GET', '/governance/dashboard', theirs, undefined, otherOrgId)))
+        .reviews,
+    ).toEqual([]);
   });
 });

@@ -15,6 +15,8 @@ import {
   EVIDENCE_FILES_LIMIT,
   frameworkDetailSchema,
   frameworkSummarySchema,
+  governanceDashboardSchema,
+  GOVERNANCE_REVIEW_HORIZON_DAYS,
   libraryFrameworkSchema,
   OSCAL_CATALOG_MAX_BYTES,
   OSCAL_CATALOG_MAX_ITEMS,
@@ -34,6 +36,7 @@ import { accessOf } from '../../platform/access';
 import { AppError, validationFailed } from '../../platform/errors';
 import { attachment, orgParamsSchema } from '../../platform/http';
 import { spoolUploadedFiles, UploadRefusedError, type SpooledUpload } from '../../platform/uploads';
+import { governanceDashboard } from './dashboard';
 import { evidenceReport } from './evidence-report';
 import { importOscalCatalog, OscalCatalogError } from './oscal';
 import {
@@ -204,6 +207,25 @@ export const governanceRoutes =
       },
       async (request, reply) =>
         reply.status(201).send(await adoptFramework(db, actorOf(request), request.params.key)),
+    );
+
+    app.get(
+      '/api/org/:orgId/governance/dashboard',
+      {
+        config: { access: { permission: 'GOVERNANCE_DASHBOARD_VIEW' } },
+        schema: {
+          tags: TAGS,
+          summary: 'The governance dashboard',
+          description:
+            `The policies overdue for review or due within ${GOVERNANCE_REVIEW_HORIZON_DAYS} days, soonest first, of ` +
+            'the kinds the requester may read (CUSTOM_POLICY_VIEW, CAT_POLICY_VIEW; null with neither), and the ' +
+            'frameworks with a period in progress (POLICY_FRAMEWORK_VIEW; else null). The tasks of the task ' +
+            'schedules are counted by `GET …/task-schedules/task-counts`.',
+          params: orgParamsSchema,
+          response: { 200: governanceDashboardSchema },
+        },
+      },
+      async (request) => governanceDashboard(db, accessOf(request)),
     );
 
     app.get(

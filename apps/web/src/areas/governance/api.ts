@@ -5,6 +5,7 @@ import {
   evaluationPeriodSchema,
   frameworkDetailSchema,
   frameworkSummarySchema,
+  governanceDashboardSchema,
   libraryFrameworkSchema,
   periodComparisonSchema,
 } from '@vigil/contracts';
@@ -76,4 +77,11 @@ export const autoEvidenceQuery = (orgId: string, periodId: string, controlId: st
         schema: z.array(autoEvidenceSourceSchema),
         signal,
       }),
+  });
+
+export const dashboardQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: [...governanceKey(orgId), 'dashboard'] as const,
+    queryFn: ({ signal }) =>
+      apiFetch(`${governancePath(orgId)}/dashboard`, { schema: governanceDashboardSchema, signal }),
   });
