@@ -65,16 +65,14 @@ function SaveFooter({
   );
 }
 
-/** Renames a framework and changes its description. */
-export function EditFrameworkDialog({
-  orgId,
-  framework,
-  onClose,
-}: {
+interface DialogProps {
   orgId: string;
   framework: FrameworkDetail;
   onClose: () => void;
-}) {
+}
+
+/** Renames a framework and changes its description. */
+export function EditFrameworkDialog({ orgId, framework, onClose }: DialogProps) {
   const { t } = useTranslation();
   const [name, setName] = useState(framework.name);
   const [description, setDescription] = useState(framework.description);
@@ -119,15 +117,7 @@ export function EditFrameworkDialog({
  * The framework's maturity tiers, lowest first: renamed, reordered, added or removed. The server keeps
  * the tiers that targets and periods hold, and says which one when a change would drop it.
  */
-export function TiersDialog({
-  orgId,
-  framework,
-  onClose,
-}: {
-  orgId: string;
-  framework: FrameworkDetail;
-  onClose: () => void;
-}) {
+export function TiersDialog({ orgId, framework, onClose }: DialogProps) {
   const { t } = useTranslation();
   // Each row keeps its own key so that inputs keep their focus while rows move.
   const [rows, setRows] = useState(() => framework.tiers.map((name, key) => ({ key, name })));
