@@ -363,9 +363,17 @@ const fraudWatchlistsRoute = orgRoute('/fraud/watchlists').lazy(() =>
 const fraudThreatRoute = orgRoute('/fraud/threat').lazy(() =>
   import('./areas/threat/threat.lazy').then((m) => m.fraudRoute),
 );
-const fraudTriggersRoute = orgRoute('/fraud/triggers').lazy(() =>
-  import('./areas/triggers/triggers.lazy').then((m) => m.fraudRoute),
-);
+export interface TriggersSearch {
+  /** Fills the list's search, for links to one trigger (a control's watcher). */
+  search?: string;
+}
+const triggersSearch = (search: Record<string, unknown>): TriggersSearch => ({ search: text(search.search) });
+const fraudTriggersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/fraud/triggers',
+  beforeLoad: requireOrg,
+  validateSearch: triggersSearch,
+}).lazy(() => import('./areas/triggers/triggers.lazy').then((m) => m.fraudRoute));
 const fraudLibraryRoute = orgRoute('/fraud/library').lazy(() =>
   import('./areas/triggers/triggers.lazy').then((m) => m.fraudLibraryRoute),
 );
@@ -393,9 +401,12 @@ const triggerLibraryRoute = orgRoute('/triggers/library').lazy(() =>
 const libraryStatsRoute = orgRoute('/triggers/$id/stats').lazy(() =>
   import('./areas/triggers/triggers.lazy').then((m) => m.statsRoute),
 );
-const triggerListRoute = orgRoute('/triggers').lazy(() =>
-  import('./areas/triggers/triggers.lazy').then((m) => m.Route),
-);
+const triggerListRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/triggers',
+  beforeLoad: requireOrg,
+  validateSearch: triggersSearch,
+}).lazy(() => import('./areas/triggers/triggers.lazy').then((m) => m.Route));
 const triggerSchedulesRoute = orgRoute('/trigger-schedules').lazy(() =>
   import('./areas/triggers/triggers.lazy').then((m) => m.schedulesRoute),
 );

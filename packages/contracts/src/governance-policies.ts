@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { GOVERNANCE_NAME_MAX_LENGTH, GOVERNANCE_TEXT_MAX_LENGTH } from './governance';
+import { frameworkSummarySchema, GOVERNANCE_NAME_MAX_LENGTH, GOVERNANCE_TEXT_MAX_LENGTH } from './governance';
+import { pageParams } from './query-params';
 
 /**
  * Spec 3, Governance: custom policies (CUSTOM_POLICY_*) and CAT policies (CAT_POLICY_*), each kind with
@@ -68,6 +69,10 @@ const policyFields = {
   catRefs: z.array(z.string().trim().min(1).max(64)).max(100).default([]),
 };
 
+/** GET /governance/policies/deleted and /governance/cat-policies/deleted: restorable policies. */
+export const deletedPolicySchema = policySummarySchema.extend({ deletedOn: z.string() });
+export type DeletedPolicy = z.infer<typeof deletedPolicySchema>;
+
 /** POST /governance/policy and /governance/cat-policy: the policy and its first version. */
 export const policyInputSchema = z.object({
   ...policyFields,
@@ -89,10 +94,22 @@ export type PolicyVersionInput = z.input<typeof policyVersionInputSchema>;
 /** POST …/:id/acknowledge: the version the person read, which must be the current one. */
 export const policyAcknowledgeInputSchema = z.object({ versionId: z.uuid() });
 
+/** GET …/:id/acknowledgements: a page of each list, `pageSize` people from `acknowledgedPage` and `pendingPage`. */
+export const policyAcknowledgementsQuerySchema = z.object({
+  pageSize: pageParams.pageSize,
+  acknowledgedPage: pageParams.pageNumber,
+  pendingPage: pageParams.pageNumber,
+});
+export type PolicyAcknowledgementsQuery = z.infer<typeof policyAcknowledgementsQuerySchema>;
+
 export const policyAcknowledgementsSchema = z.object({
   version: z.object({ id: z.string(), number: z.number() }).nullable(),
+  /** The requested page of those who acknowledged, of `acknowledgedTotal`. */
   acknowledged: z.array(z.object({ userId: z.string(), name: z.string(), acknowledgedOn: z.string() })),
+  acknowledgedTotal: z.number(),
+  /** The requested page of those who have not, of `pendingTotal`. */
   pending: z.array(z.object({ userId: z.string(), name: z.string() })),
+  pendingTotal: z.number(),
 });
 export type PolicyAcknowledgements = z.infer<typeof policyAcknowledgementsSchema>;
 
@@ -110,3 +127,18 @@ export type TicketPolicyLink = z.infer<typeof ticketPolicyLinkSchema>;
 export const ticketPolicyLinksInputSchema = z.object({
   policyIds: z.array(z.uuid()).max(TICKET_POLICY_LINKS_MAX),
 });
+
+/** The governance dashboard lists the policy reviews overdue or falling due within this many days. */
+export const GOVERNANCE_REVIEW_HORIZON_DAYS = 30;
+
+/**
+ * GET /governance/dashboard (GOVERNANCE_DASHBOARD_VIEW): each part null without its own permission
+ * (a policy kind's view permission for its reviews, POLICY_FRAMEWORK_VIEW for the periods).
+ */
+export const governanceDashboardSchema = z.object({
+  /** Policies overdue for review or due within the horizon, soonest first. */
+  reviews: z.array(policySummarySchema).nullable(),
+  /** Frameworks with a period in progress, by name. */
+  periods: z.array(frameworkSummarySchema).nullable(),
+});
+export type GovernanceDashboard = z.infer<typeof governanceDashboardSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryList } from './query-params';
+import { TRIGGER_DOMAINS } from './triggers';
 
 /** How a control stands in an evaluation period (spec 3: implemented, partially, not implemented, N/A). */
 export const CONTROL_ANSWER_STATUSES = [
@@ -59,6 +60,8 @@ export const frameworkControlSchema = z.object({
   alertable: z.boolean(),
   triggerId: z.string().nullable(),
   triggerName: z.string().nullable(),
+  /** The trigger's domain, whose triggers page lists it. */
+  triggerDomain: z.enum(TRIGGER_DOMAINS).nullable(),
 });
 export type FrameworkControl = z.infer<typeof frameworkControlSchema>;
 
@@ -113,6 +116,24 @@ export type LibraryFramework = z.infer<typeof libraryFrameworkSchema>;
 
 /** PUT /framework/:id/target and /framework/:id/section/:sectionId/target. */
 export const tierTargetInputSchema = z.object({ targetTier: z.string().trim().min(1).max(100).nullable() });
+
+/** A framework keeps at most this many maturity tiers, each named in at most FRAMEWORK_TIER_MAX_LENGTH. */
+export const FRAMEWORK_TIERS_MAX = 20;
+export const FRAMEWORK_TIER_MAX_LENGTH = 100;
+
+/** PATCH /framework/:id: the framework's own name and description. */
+export const frameworkUpdateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(GOVERNANCE_NAME_MAX_LENGTH),
+    description: z.string().trim().max(GOVERNANCE_TEXT_MAX_LENGTH),
+  })
+  .partial();
+export type FrameworkUpdate = z.infer<typeof frameworkUpdateSchema>;
+
+/** PUT /framework/:id/tiers: the maturity tiers, lowest first, each name once in any case. */
+export const frameworkTiersInputSchema = z.object({
+  tiers: z.array(z.string().trim().min(1).max(FRAMEWORK_TIER_MAX_LENGTH)).max(FRAMEWORK_TIERS_MAX),
+});
 
 /** PATCH /framework/:id/control/:controlId. */
 export const frameworkControlUpdateSchema = z.object({

@@ -113,7 +113,8 @@ export const NAV_ENTRIES: Readonly<Record<NavEntryId, NavEntryRule>> = {
   },
   governance: {
     targets: [
-      { path: '/governance/tasks', permissions: ['TASK_VIEW'] },
+      // The governance dashboard (spec 2's "Governance Dashboard" permission area).
+      { path: '/governance/tasks', permissions: ['GOVERNANCE_DASHBOARD_VIEW'] },
       { path: '/task-schedules', permissions: ['TASK_SCHEDULE_VIEW'] },
       {
         path: '/governance/frameworks',
@@ -317,7 +318,7 @@ export const SECTION_TABS: Readonly<Record<SectionId, readonly SectionTab[]>> = 
     { id: 'fraudWatchlists', path: '/fraud/watchlists', permissions: ['THREATMATCH_VIEW'], sku: 'fraud' },
   ],
   governance: [
-    { id: 'governanceTasks', path: '/governance/tasks', permissions: ['TASK_VIEW'] },
+    { id: 'governanceTasks', path: '/governance/tasks', permissions: ['GOVERNANCE_DASHBOARD_VIEW'] },
     { id: 'taskSchedules', path: '/task-schedules', permissions: ['TASK_SCHEDULE_VIEW'] },
     { id: 'libraryTaskSchedules', path: '/library-task-schedules', permissions: ['TASK_SCHEDULE_VIEW'] },
     { id: 'frameworks', path: '/governance/frameworks', permissions: ['POLICY_FRAMEWORK_VIEW'] },
@@ -461,6 +462,9 @@ export const LEGACY_REDIRECTS: readonly { from: RegExp; to: string }[] = [
   { from: /^\/fraud\/trigger\/([^/]+)$/, to: '/fraud/triggers/$1' },
   { from: /^\/fraud\/trigger\/([^/]+)\/edit$/, to: '/fraud/triggers/$1/edit' },
   { from: /^\/compliance(\/.*)?$/, to: '/governance$1' },
+  // Spec 1 section 2.8 and spec 3 name a framework and a policy in the singular.
+  { from: /^\/governance\/framework(\/[^/]+)?$/, to: '/governance/frameworks$1' },
+  { from: /^\/governance\/policy(\/[^/]+)?$/, to: '/governance/policies$1' },
   { from: /^\/alerts\/new-inbox$/, to: '/alerts/inbox' },
   { from: /^(?:\/dashboards)?\/library\/workspace-tiles-page$/, to: '/dashboards/library/workspace-tiles' },
   { from: /^(?:\/dashboards)?\/workspace-tiles-page$/, to: '/dashboards/workspace-tiles' },

@@ -3,7 +3,7 @@ import { createTestDatabase } from '../../test/database';
 import { seedOrg, seedUser } from '../../test/fixtures';
 import type { Database } from '../db/client';
 import { listAnswers, listFrameworkRows, listPeriodRows } from '../modules/governance/repo';
-import { listPolicies } from '../modules/governance/policies';
+import { listDeletedPolicies, listPolicies } from '../modules/governance/policies';
 import type { AccessContext } from '../platform/access';
 import { listAutoEvidence } from '../modules/governance/auto-evidence';
 import { seedGovernanceDemo } from './governance';
@@ -64,6 +64,8 @@ describe('governance demo data', () => {
     expect(cat.map((policy) => [policy.name, policy.catRefs])).toEqual([
       ['Cyber Risk Oversight Policy', ['D1']],
     ]);
+    const deleted = await listDeletedPolicies(database.db, access, 'CUSTOM');
+    expect(deleted.map((policy) => policy.name)).toEqual(['Clean Desk Policy']);
   });
 
   it('points a monitoring control at an active trigger and incident response at the SLA', async () => {

@@ -231,6 +231,18 @@ async function seedPolicies(
       approved: 1,
       acknowledgedBy: [adminId],
     },
+    {
+      // Deleted last month: the list's Deleted view offers to restore it.
+      kind: 'CUSTOM',
+      name: 'Clean Desk Policy',
+      description: 'Papers and screens are locked away when staff leave their desk.',
+      reviewEveryMonths: 12,
+      reviewedDaysAgo: null,
+      deletedDaysAgo: 30,
+      versions: ['Lock the screen when leaving the desk; keep member papers in locked drawers overnight.'],
+      approved: 1,
+      acknowledgedBy: [],
+    },
   ];
   const ids: string[] = [];
   for (const policy of policies) {
@@ -266,6 +278,10 @@ async function seedPolicies(
         lastReviewedOn: ago(policy.reviewedDaysAgo).toISOString().slice(0, 10),
         lastReviewedBy: adminId,
       });
+    }
+    if (policy.deletedDaysAgo !== undefined) {
+      await updatePolicy(db, orgId, row.id, { deletedOn: ago(policy.deletedDaysAgo) });
+      continue;
     }
     ids.push(row.id);
   }

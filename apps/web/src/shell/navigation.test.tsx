@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { DEFAULT_PREFERENCES, resolveFeatureFlags } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
-import { stubApi } from '../test/fetch-stub';
+import { apiError, stubApi } from '../test/fetch-stub';
 import { renderApp } from '../test/render-app';
 import {
   CLIENT_ORG_ID,
@@ -87,6 +87,28 @@ describe('left bar', () => {
     expect(await screen.findByRole('heading', { name: 'Policies' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/governance/policies');
     expect(router.state.location.search).toEqual({ orgId: HOME_ORG_ID });
+  });
+
+  it('leads the singular framework and policy addresses of the spec to their pages', async () => {
+    stubApi({
+      ...withPermissions(['CUSTOM_POLICY_VIEW', 'POLICY_FRAMEWORK_VIEW']),
+      [`GET /api/org/${HOME_ORG_ID}/governance/policy/p1`]: {
+        status: 404,
+        body: apiError('GOVERNANCE_POLICY_NOT_FOUND', 'NotFoundException'),
+      },
+      [`GET /api/org/${HOME_ORG_ID}/governance/framework/f1`]: {
+        status: 404,
+        body: apiError('GOVERNANCE_FRAMEWORK_NOT_FOUND', 'NotFoundException'),
+      },
+    });
+    const { router } = renderApp(`/governance/policy/p1?orgId=${HOME_ORG_ID}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/governance/policies/p1'));
+    expect(await screen.findByText('The policy could not be loaded')).toBeInTheDocument();
+    expect(router.state.location.search).toEqual({ orgId: HOME_ORG_ID });
+
+    await router.navigate({ href: `/compliance/framework/f1?orgId=${HOME_ORG_ID}` });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/governance/frameworks/f1'));
+    expect(await screen.findByText('The framework could not be loaded')).toBeInTheDocument();
   });
 
   it('collapses to icons and remembers it as a preference', async () => {

@@ -10,7 +10,13 @@ import {
 export type PolicyRow = typeof governancePolicies.$inferSelect;
 export type PolicyVersionRow = typeof governancePolicyVersions.$inferSelect;
 
-export async function listPolicyRows(db: Db, orgId: string, kind: string): Promise<PolicyRow[]> {
+/** Live policies of a kind by name; `deleted` true lists the deleted ones, most recently deleted first. */
+export async function listPolicyRows(
+  db: Db,
+  orgId: string,
+  kind: string,
+  deleted = false,
+): Promise<PolicyRow[]> {
   return db
     .select()
     .from(governancePolicies)
@@ -18,10 +24,14 @@ export async function listPolicyRows(db: Db, orgId: string, kind: string): Promi
       and(
         eq(governancePolicies.orgId, orgId),
         eq(governancePolicies.kind, kind),
-        isNull(governancePolicies.deletedOn),
+        deleted ? isNotNull(governancePolicies.deletedOn) : isNull(governancePolicies.deletedOn),
       ),
     )
-    .orderBy(sql`lower(${governancePolicies.name})`, asc(governancePolicies.id));
+    .orderBy(
+      ...(deleted ? [desc(governancePolicies.deletedOn)] : []),
+      sql`lower(${governancePolicies.name})`,
+      asc(governancePolicies.id),
+    );
 }
 
 /** A policy of the organisation and kind; `deleted` true finds a deleted one (to restore it). */

@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyAcknowledgements, PolicyDetail, PolicySummary, TicketPolicyLink } from '@vigil/contracts';
+import { eq } from 'drizzle-orm';
+import type {
+  DeletedPolicy,
+  GovernanceDashboard,
+  PolicyAcknowledgements,
+  PolicyDetail,
+  PolicySummary,
+  TicketPolicyLink,
+} from '@vigil/contracts';
 import { createTestApp, orgRequest, type HttpMethod, type TestContext } from '../../../test/app';
 import { seedOrg, seedUser, type SeededUser } from '../../../test/fixtures';
 import { addMonths } from './service';
+import { governancePolicies } from './tables';
 
 let ctx: TestContext;
 let orgId: string;
@@ -206,6 +215,22 @@ describe('custom policies', () => {
     expect(first.pending.map((person) => person.userId).sort()).toEqual(
       [editor.id, catEditor.id, linker.id, ticketEditor.id].sort(),
     );
+    expect(first).toMatchObject({ acknowledgedTotal: 1, pendingTotal: 4 });
+    // A page of each list, the totals kept.
+    const paged = (query: string) =>
+      ok<PolicyAcknowledgements>(
+        call('GET', `/governance/policy/${policy.id}/acknowledgements?${query}`, editor),
+      );
+    const second = await paged('pageSize=3&pendingPage=2&acknowledgedPage=2');
+    expect(second).toMatchObject({ acknowledged: [], acknowledgedTotal: 1, pendingTotal: 4 });
+    expect(second.pending.map((person) => person.userId)).toEqual([first.pending[3]!.userId]);
+    expect((await paged('pageSize=3')).pending.map((person) => person.userId)).toEqual(
+      first.pending.slice(0, 3).map((person) => person.userId),
+    );
+    expect(
+      (await call('GET', `/governance/policy/${policy.id}/acknowledgements?pendingPage=0`, editor))
+        .statusCode,
+    ).toBe(400);
     // Again: nothing changes.
     await ok(call('POST', `/governance/policy/${policy.id}/acknowledge`, reader, { versionId: v1.id }));
     expect(
@@ -252,8 +277,18 @@ describe('custom policies', () => {
       'GOVERNANCE_POLICY_NAME_IN_USE',
     );
     await call('DELETE', `/governance/policy/${taken.id}`, editor);
+    const deleted = await ok<DeletedPolicy[]>(call('GET', '/governance/policies/deleted', editor));
+    expect(deleted.map((item) => item.name)).toEqual(['Remote access', 'Remote Access']);
+    expect(deleted[0]!.deletedOn >= deleted[1]!.deletedOn).toBe(true);
+    expectError(await call('GET', '/governance/policies/deleted', reader), 403, 'PERMISSION_DENIED');
     const restored = await ok<PolicyDetail>(call('POST', `/governance/policy/${policy.id}/restore`, editor));
     expect(restored.name).toBe('Remote Access');
+    const after = await ok<DeletedPolicy[]>(call('GET', '/governance/policies/deleted', editor));
+    expect(after.map((item) => item.name)).toEqual(['Remote access']);
+    expect(await ok<DeletedPolicy[]>(call('GET', '/governance/cat-policies/deleted', catEditor))).toEqual([]);
+    expect(
+      await ok<DeletedPolicy[]>(call('GET', '/governance/policies/deleted', stranger, undefined, otherOrgId)),
+    ).toEqual([]);
   });
 
   it("refuses other organisations' policies and keeps the kinds apart", async () => {
@@ -326,5 +361,43 @@ describe('policy links from tickets', () => {
     expect(await ok<TicketPolicyLink[]>(call('GET', path, linker))).toHaveLength(1);
     expect(await ok<TicketPolicyLink[]>(call('PUT', path, linker, { policyIds: [] }))).toEqual([]);
     expectError(await call('GET', path, stranger, undefined, otherOrgId), 404, 'TICKET_NOT_FOUND');
+  });
+});
+
+describe('governance dashboard', () => {
+  it('lists the reviews due of the kinds the requester reads; it needs GOVERNANCE_DASHBOARD_VIEW', async () => {
+    const policy = await createPolicy('Password Policy');
+    await ok(
+      call('POST', `/governance/policy/${policy.id}/version/${policy.versions[0]!.id}/approve`, editor),
+    );
+    await ctx.database.db
+      .update(governancePolicies)
+      .set({ lastReviewedOn: '2020-01-01' })
+      .where(eq(governancePolicies.id, policy.id));
+    const db = ctx.database.db;
+    const dashboardViewer = await seedUser(db, {
+      homeOrgId: orgId,
+      permissions: ['GOVERNANCE_DASHBOARD_VIEW', 'CUSTOM_POLICY_VIEW'],
+    });
+    const dashboard = await ok<GovernanceDashboard>(call('GET', '/governance/dashboard', dashboardViewer));
+    expect(dashboard.periods).toBeNull();
+    // Soonest first: reviewed in 2020, it was due in 2021.
+    expect(dashboard.reviews![0]).toMatchObject({ name: 'Password Policy', reviewOverdue: true });
+    const horizon = addMonths(today(), 2);
+    expect(dashboard.reviews!.every((item) => item.nextReviewOn! <= horizon)).toBe(true);
+    const only = await seedUser(db, { homeOrgId: orgId, permissions: ['GOVERNANCE_DASHBOARD_VIEW'] });
+    expect(await ok<GovernanceDashboard>(call('GET', '/governance/dashboard', only))).toEqual({
+      reviews: null,
+      periods: null,
+    });
+    expectError(await call('GET', '/governance/dashboard', reader), 403, 'PERMISSION_DENIED');
+    const theirs = await seedUser(db, {
+      homeOrgId: otherOrgId,
+      permissions: ['GOVERNANCE_DASHBOARD_VIEW', 'CUSTOM_POLICY_VIEW'],
+    });
+    expect(
+      (await ok<GovernanceDashboard>(call('GET', '/governance/dashboard', theirs, undefined, otherOrgId)))
+        .reviews,
+    ).toEqual([]);
   });
 });

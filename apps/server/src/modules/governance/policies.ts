@@ -1,7 +1,9 @@
 import {
   POLICY_KINDS,
+  type DeletedPolicy,
   type Permission,
   type PolicyAcknowledgements,
+  type PolicyAcknowledgementsQuery,
   type PolicyDetail,
   type PolicyInput,
   type PolicyKind,
@@ -194,6 +196,17 @@ export async function listPolicies(
   return (await summaries(db, access, await listPolicyRows(db, access.org.id, kind))).list;
 }
 
+/** The deleted policies of a kind, to restore; most recently deleted first. */
+export async function listDeletedPolicies(
+  db: Db,
+  access: AccessContext,
+  kind: PolicyKind,
+): Promise<DeletedPolicy[]> {
+  const rows = await listPolicyRows(db, access.org.id, kind, true);
+  const { list } = await summaries(db, access, rows);
+  return list.map((policy, index) => ({ ...policy, deletedOn: rows[index]!.deletedOn!.toISOString() }));
+}
+
 async function policyOf(db: Db, orgId: string, kind: PolicyKind, id: string, lock = false) {
   const row = await findPolicy(db, orgId, kind, id, { lock });
   if (!row) throw policyNotFound();
@@ -381,38 +394,43 @@ export async function acknowledgePolicy(
   return getPolicy(db, actor.access, kind, id);
 }
 
-/** Who has acknowledged the current version and who has not, by name. */
+/**
+ * Who has acknowledged the current version and who has not, by name, a page of each: an organisation
+ * may have hundreds of people.
+ */
 export async function policyAcknowledgements(
   db: Db,
   access: AccessContext,
   kind: PolicyKind,
   id: string,
+  query: PolicyAcknowledgementsQuery,
 ): Promise<PolicyAcknowledgements> {
   const orgId = access.org.id;
   await policyOf(db, orgId, kind, id);
   const [versions, audience] = await Promise.all([listVersions(db, orgId, [id]), audienceOf(db, orgId)]);
   const current = currentOf(versions);
+  const acknowledgedOn = new Map(
+    current
+      ? (await listAcknowledgements(db, orgId, [current.id])).map((ack) => [ack.userId, ack.acknowledgedOn])
+      : [],
+  );
   const name = (person: { firstName: string; lastName: string }) =>
     `${person.firstName} ${person.lastName}`.trim();
-  if (!current) {
-    return {
-      version: null,
-      acknowledged: [],
-      pending: audience.map((person) => ({ userId: person.id, name: name(person) })),
-    };
-  }
-  const acknowledgedOn = new Map(
-    (await listAcknowledgements(db, orgId, [current.id])).map((ack) => [ack.userId, ack.acknowledgedOn]),
-  );
+  const acknowledged = audience.flatMap((person) => {
+    const on = acknowledgedOn.get(person.id);
+    return on ? [{ userId: person.id, name: name(person), acknowledgedOn: on.toISOString() }] : [];
+  });
+  const pending = audience
+    .filter((person) => !acknowledgedOn.has(person.id))
+    .map((person) => ({ userId: person.id, name: name(person) }));
+  const page = <T>(list: T[], number: number) =>
+    list.slice((number - 1) * query.pageSize, number * query.pageSize);
   return {
-    version: { id: current.id, number: current.number },
-    acknowledged: audience.flatMap((person) => {
-      const on = acknowledgedOn.get(person.id);
-      return on ? [{ userId: person.id, name: name(person), acknowledgedOn: on.toISOString() }] : [];
-    }),
-    pending: audience
-      .filter((person) => !acknowledgedOn.has(person.id))
-      .map((person) => ({ userId: person.id, name: name(person) })),
+    version: current ? { id: current.id, number: current.number } : null,
+    acknowledged: page(acknowledged, query.acknowledgedPage),
+    acknowledgedTotal: acknowledged.length,
+    pending: page(pending, query.pendingPage),
+    pendingTotal: pending.length,
   };
 }
 

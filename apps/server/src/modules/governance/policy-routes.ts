@@ -1,6 +1,8 @@
 import {
+  deletedPolicySchema,
   POLICY_REVIEW_MONTHS_MAX,
   policyAcknowledgeInputSchema,
+  policyAcknowledgementsQuerySchema,
   policyAcknowledgementsSchema,
   policyDetailSchema,
   policyInputSchema,
@@ -27,6 +29,7 @@ import {
   createPolicy,
   deletePolicy,
   getPolicy,
+  listDeletedPolicies,
   listPolicies,
   policyAcknowledgements,
   restorePolicy,
@@ -85,6 +88,23 @@ export const policyRoutes =
           },
         },
         async (request) => listPolicies(db, accessOf(request), kind),
+      );
+
+      app.get(
+        `/api/org/:orgId/governance/${many}/deleted`,
+        {
+          config: EDIT,
+          schema: {
+            tags: TAGS,
+            summary: `The deleted ${label} list`,
+            description:
+              'Deleted policies of the kind that `POST …/restore` brings back, most recently deleted first, each ' +
+              'as in the list with `deletedOn`.',
+            params: orgParamsSchema,
+            response: { 200: z.array(deletedPolicySchema) },
+          },
+        },
+        async (request) => listDeletedPolicies(db, accessOf(request), kind),
       );
 
       app.post(
@@ -258,12 +278,16 @@ export const policyRoutes =
             summary: `Who has acknowledged a ${label}`,
             description:
               'The active people of the organisation who have acknowledged the current version, with when, and ' +
-              `those who have not (everyone while no version is approved). ${NOT_FOUND}`,
+              'those who have not (everyone while no version is approved), by name: `pageSize` people of each ' +
+              'list from page `acknowledgedPage` and `pendingPage` (1 and 1 by default), with the totals. ' +
+              NOT_FOUND,
             params: idParams,
+            querystring: policyAcknowledgementsQuerySchema,
             response: { 200: policyAcknowledgementsSchema },
           },
         },
-        async (request) => policyAcknowledgements(db, accessOf(request), kind, request.params.id),
+        async (request) =>
+          policyAcknowledgements(db, accessOf(request), kind, request.params.id, request.query),
       );
     }
 

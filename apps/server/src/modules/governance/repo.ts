@@ -136,12 +136,28 @@ export async function updateFramework(
   db: Db,
   orgId: string,
   id: string,
-  values: Partial<Pick<FrameworkRow, 'targetTier'>>,
+  values: Partial<Pick<FrameworkRow, 'targetTier' | 'name' | 'description' | 'tiers'>>,
 ) {
   await db
     .update(governanceFrameworks)
     .set(values)
     .where(and(eq(governanceFrameworks.orgId, orgId), eq(governanceFrameworks.id, id)));
+}
+
+/** Deletes a framework; its sections, controls and periods (answers, evidence) go with it. */
+export async function deleteFrameworkRow(db: Db, orgId: string, id: string) {
+  await db
+    .delete(governanceFrameworks)
+    .where(and(eq(governanceFrameworks.orgId, orgId), eq(governanceFrameworks.id, id)));
+}
+
+/** Locks the periods of a framework, so that none is changed or finalized while the framework changes. */
+export async function lockFrameworkPeriods(db: Db, orgId: string, frameworkId: string): Promise<PeriodRow[]> {
+  return db
+    .select()
+    .from(governancePeriods)
+    .where(and(eq(governancePeriods.orgId, orgId), eq(governancePeriods.frameworkId, frameworkId)))
+    .for('update');
 }
 
 export async function listSections(db: Db, orgId: string, frameworkId: string): Promise<SectionRow[]> {

@@ -298,10 +298,11 @@ describe('tier targets and controls', () => {
       mandatory: true,
       triggerId,
       triggerName: 'Privileged logins',
+      triggerDomain: 'security',
     });
     expectError(await patch({ triggerId: null }), 400, 'GOVERNANCE_ALERTABLE_NEEDS_TRIGGER');
     const cleared = await ok<FrameworkDetail>(patch({ alertable: false, triggerId: null, mandatory: false }));
-    expect(cleared.controls[1]).toMatchObject({ alertable: false, triggerId: null });
+    expect(cleared.controls[1]).toMatchObject({ alertable: false, triggerId: null, triggerDomain: null });
   });
 });
 
@@ -532,6 +533,9 @@ describe('evaluation periods, answers and evidence', () => {
       ['DELETE', `/evidence/${evidenceId}`, undefined],
       ['POST', '/extend', { months: 12 }],
       ['POST', '/finalize', undefined],
+      ['PUT', '/tier', { sectionId: null, tier: null }],
+      ['PUT', '/risk-profile', { levels: {} }],
+      ['POST', '/carry-over', { fromPeriodId: period.id }],
     ] as const) {
       expectError(await call(method, `${base()}${path}`, editor, body), 409, 'GOVERNANCE_PERIOD_FINALIZED');
     }
@@ -755,6 +759,111 @@ describe('OSCAL import', () => {
       'GOVERNANCE_OSCAL_NO_FILE',
     );
     expect(await frameworkCount()).toBe(before);
+  });
+});
+
+describe('managing frameworks', () => {
+  let imported: FrameworkDetail;
+  const path = () => `/governance/framework/${imported.id}`;
+
+  beforeAll(async () => {
+    const csfFile = readFileSync(new URL('./catalogs/nist-csf-2.0-catalog.json', import.meta.url));
+    imported = await ok<FrameworkDetail>(
+      orgUpload(ctx, orgId, '/governance/framework-import', editor, [
+        { filename: 'csf.json', content: csfFile },
+      ]),
+      201,
+    );
+  });
+
+  it('renames a framework and changes its description', async () => {
+    const renamed = await ok<FrameworkDetail>(
+      call('PATCH', path(), editor, { name: '  Bank CSF  ', description: 'Our profile' }),
+    );
+    expect(renamed).toMatchObject({ name: 'Bank CSF', description: 'Our profile', controlCount: 106 });
+    expect((await ok<FrameworkDetail>(call('PATCH', path(), editor, {}))).name).toBe('Bank CSF');
+    expect((await call('PATCH', path(), editor, { name: ' ' })).statusCode).toBe(400);
+    expectError(await call('PATCH', path(), viewer, { name: 'Mine' }), 403, 'PERMISSION_DENIED');
+  });
+
+  it('gives an imported framework tiers, and keeps the tiers targets and periods hold', async () => {
+    const setTiers = (tiers: string[]) => call('PUT', `${path()}/tiers`, editor, { tiers });
+    imported = await ok<FrameworkDetail>(setTiers(['Initial', 'Managed', 'Optimised']));
+    expect(imported.tiers).toEqual(['Initial', 'Managed', 'Optimised']);
+    const refused = await setTiers(['Initial', 'initial ']);
+    expectError(refused, 400, 'GOVERNANCE_TIERS_DUPLICATE');
+    expect(refused.json()).toMatchObject({ params: { tier: 'initial' } });
+
+    const section = imported.sections[0]!;
+    await ok(call('PUT', `${path()}/section/${section.id}/target`, editor, { targetTier: 'Managed' }));
+    const period = await ok<EvaluationPeriod>(
+      call('POST', `${path()}/period`, editor, { name: 'FY', startsOn: '2026-01-01', endsOn: '2026-12-31' }),
+      201,
+    );
+    await ok(
+      call('PUT', `/governance/period/${period.id}/tier`, editor, { sectionId: null, tier: 'Initial' }),
+    );
+    await ok(call('POST', `/governance/period/${period.id}/finalize`, editor));
+
+    const orphaning = await setTiers(['Managed', 'Optimised']);
+    expectError(orphaning, 409, 'GOVERNANCE_TIER_IN_USE');
+    expect(orphaning.json()).toMatchObject({ params: { tier: 'Initial' } });
+    expectError(await setTiers(['Initial', 'Good', 'Optimised']), 409, 'GOVERNANCE_TIER_IN_USE');
+    // Reordering, adding and dropping an unused tier keep every record readable.
+    imported = await ok<FrameworkDetail>(setTiers(['Initial', 'Defined', 'Managed']));
+    expect(imported.tiers).toEqual(['Initial', 'Defined', 'Managed']);
+    expect(imported.sections[0]!.targetTier).toBe('Managed');
+    expect((await call('PUT', `${path()}/tiers`, editor, { tiers: [''] })).statusCode).toBe(400);
+  });
+
+  it('refuses to delete a framework that holds a finalized period', async () => {
+    const refused = await call('DELETE', path(), editor);
+    expectError(refused, 409, 'GOVERNANCE_FRAMEWORK_HAS_FINALIZED_PERIOD');
+    expect(refused.json()).toMatchObject({ params: { name: 'Bank CSF', period: 'FY' } });
+    await ok(call('GET', path(), viewer));
+  });
+
+  it('deletes a framework with its periods in progress; a library one can be adopted again', async () => {
+    const frameworks = await ok<FrameworkSummary[]>(call('GET', '/governance/frameworks', viewer));
+    const cpg = frameworks.find((item) => item.libraryKey === 'cisa-cpg-2.0')!;
+    const [period] = await ok<EvaluationPeriod[]>(
+      call('GET', `/governance/framework/${cpg.id}/periods`, viewer),
+    );
+    expect(period!.state).toBe('IN_PROGRESS');
+    expectError(await call('DELETE', `/governance/framework/${cpg.id}`, viewer), 403, 'PERMISSION_DENIED');
+    expect((await call('DELETE', `/governance/framework/${cpg.id}`, editor)).statusCode).toBe(204);
+    expectError(
+      await call('GET', `/governance/framework/${cpg.id}`, viewer),
+      404,
+      'GOVERNANCE_FRAMEWORK_NOT_FOUND',
+    );
+    expectError(
+      await call('GET', `/governance/period/${period!.id}`, viewer),
+      404,
+      'GOVERNANCE_PERIOD_NOT_FOUND',
+    );
+    const library = await ok<LibraryFramework[]>(call('GET', '/governance/framework-library', viewer));
+    expect(library.find((item) => item.key === 'cisa-cpg-2.0')?.adoptedId).toBeNull();
+    const again = await ok<FrameworkDetail>(adopt('cisa-cpg-2.0'), 201);
+    expect(again.id).not.toBe(cpg.id);
+    const rows = await ctx.database.db.select().from(activityLog).where(eq(activityLog.targetId, cpg.id));
+    expect(rows.map((row) => row.action)).toContain('governance.framework.deleted');
+  });
+
+  it('keeps every change to the framework of its organisation', async () => {
+    for (const [method, suffix, body] of [
+      ['PATCH', '', { name: 'Theirs' }],
+      ['PUT', '/tiers', { tiers: [] }],
+      ['DELETE', '', undefined],
+    ] as const) {
+      expectError(
+        await call(method, `${path()}${suffix}`, stranger, body, otherOrgId),
+        404,
+        'GOVERNANCE_FRAMEWORK_NOT_FOUND',
+      );
+    }
+    const kept = await ok<FrameworkDetail>(call('GET', path(), viewer));
+    expect(kept).toMatchObject({ name: 'Bank CSF', tiers: ['Initial', 'Defined', 'Managed'] });
   });
 });
 

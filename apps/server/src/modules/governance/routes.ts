@@ -6,6 +6,9 @@ import {
   controlAnswerInputSchema,
   controlAnswerSchema,
   frameworkControlUpdateSchema,
+  frameworkTiersInputSchema,
+  FRAMEWORK_TIERS_MAX,
+  frameworkUpdateSchema,
   evaluationPeriodInputSchema,
   evaluationPeriodSchema,
   evidenceInputSchema,
@@ -13,6 +16,8 @@ import {
   EVIDENCE_FILES_LIMIT,
   frameworkDetailSchema,
   frameworkSummarySchema,
+  governanceDashboardSchema,
+  GOVERNANCE_REVIEW_HORIZON_DAYS,
   libraryFrameworkSchema,
   OSCAL_CATALOG_MAX_BYTES,
   OSCAL_CATALOG_MAX_ITEMS,
@@ -32,6 +37,7 @@ import { accessOf } from '../../platform/access';
 import { AppError, validationFailed } from '../../platform/errors';
 import { attachment, orgParamsSchema } from '../../platform/http';
 import { spoolUploadedFiles, UploadRefusedError, type SpooledUpload } from '../../platform/uploads';
+import { governanceDashboard } from './dashboard';
 import { evidenceReport } from './evidence-report';
 import { importOscalCatalog, OscalCatalogError } from './oscal';
 import {
@@ -42,6 +48,7 @@ import {
   answerControl,
   comparePeriods,
   createPeriod,
+  deleteFramework,
   evidenceFile,
   extendPeriod,
   finalizePeriod,
@@ -54,9 +61,11 @@ import {
   listPeriods,
   removeEvidence,
   setPeriodRiskProfile,
+  setFrameworkTiers,
   setPeriodTier,
   setTarget,
   updateControl,
+  updateFrameworkDetails,
   type Actor,
 } from './service';
 
@@ -202,6 +211,25 @@ export const governanceRoutes =
     );
 
     app.get(
+      '/api/org/:orgId/governance/dashboard',
+      {
+        config: { access: { permission: 'GOVERNANCE_DASHBOARD_VIEW' } },
+        schema: {
+          tags: TAGS,
+          summary: 'The governance dashboard',
+          description:
+            `The policies overdue for review or due within ${GOVERNANCE_REVIEW_HORIZON_DAYS} days, soonest first, of ` +
+            'the kinds the requester may read (CUSTOM_POLICY_VIEW, CAT_POLICY_VIEW; null with neither), and the ' +
+            'frameworks with a period in progress (POLICY_FRAMEWORK_VIEW; else null). The tasks of the task ' +
+            'schedules are counted by `GET …/task-schedules/task-counts`.',
+          params: orgParamsSchema,
+          response: { 200: governanceDashboardSchema },
+        },
+      },
+      async (request) => governanceDashboard(db, accessOf(request)),
+    );
+
+    app.get(
       '/api/org/:orgId/governance/frameworks',
       {
         config: VIEW,
@@ -229,6 +257,64 @@ export const governanceRoutes =
         },
       },
       async (request) => getFramework(db, accessOf(request).org.id, request.params.id),
+    );
+
+    app.patch(
+      '/api/org/:orgId/governance/framework/:id',
+      {
+        config: EDIT,
+        schema: {
+          tags: TAGS,
+          summary: 'Rename a framework',
+          description: `Its \`name\` and \`description\`; sections, controls and periods stay as they are. ${FRAMEWORK_404}`,
+          params: frameworkParams,
+          body: frameworkUpdateSchema,
+          response: { 200: frameworkDetailSchema },
+        },
+      },
+      async (request) => updateFrameworkDetails(db, actorOf(request), request.params.id, request.body),
+    );
+
+    app.put(
+      '/api/org/:orgId/governance/framework/:id/tiers',
+      {
+        config: EDIT,
+        schema: {
+          tags: TAGS,
+          summary: "Set the framework's maturity tiers",
+          description:
+            `\`tiers\` lowest first, at most ${FRAMEWORK_TIERS_MAX}, each once in any case (400 ` +
+            'GOVERNANCE_TIERS_DUPLICATE). A tier that is a target of the framework or a section, or assessed in ' +
+            'any period (finalized ones too), must stay with its name: removing or renaming it answers 409 ' +
+            `GOVERNANCE_TIER_IN_USE and nothing changes. ${FRAMEWORK_404}`,
+          params: frameworkParams,
+          body: frameworkTiersInputSchema,
+          response: { 200: frameworkDetailSchema },
+        },
+      },
+      async (request) => setFrameworkTiers(db, actorOf(request), request.params.id, request.body.tiers),
+    );
+
+    app.delete(
+      '/api/org/:orgId/governance/framework/:id',
+      {
+        config: EDIT,
+        schema: {
+          tags: TAGS,
+          summary: 'Delete a framework',
+          description:
+            'For good, with its sections, controls and evaluation periods (answers, evidence files, links and ' +
+            'automatic evidence); a library framework can then be adopted again. A finalized period is an ' +
+            'examiner record: a framework holding one answers 409 GOVERNANCE_FRAMEWORK_HAS_FINALIZED_PERIOD and ' +
+            `nothing is deleted. ${FRAMEWORK_404}`,
+          params: frameworkParams,
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        await deleteFramework(db, actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
     );
 
     const TARGET =

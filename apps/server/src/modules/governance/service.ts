@@ -12,11 +12,13 @@ import {
   type EvidenceInput,
   type FrameworkDetail,
   type FrameworkSource,
+  type FrameworkUpdate,
   type FrameworkSummary,
   type LibraryFramework,
   type CarryOverResult,
   type PeriodComparison,
   type TicketKind,
+  type TriggerDomain,
 } from '@vigil/contracts';
 import type { Db } from '../../db/client';
 import type { AccessContext } from '../../platform/access';
@@ -34,6 +36,7 @@ import {
   countControls,
   countEvidenceFiles,
   deleteEvidence,
+  deleteFrameworkRow,
   findControl,
   findEvidence,
   findFramework,
@@ -49,6 +52,7 @@ import {
   listSections,
   lockFramework,
   periodsAnsweringNotApplicable,
+  lockFrameworkPeriods,
   updateControl as updateControlRow,
   updateFramework,
   updatePeriod,
@@ -241,6 +245,7 @@ export async function getFramework(db: Db, orgId: string, id: string): Promise<F
         alertable: control.alertable,
         triggerId: trigger?.id ?? control.triggerId,
         triggerName: trigger?.name ?? null,
+        triggerDomain: (trigger?.domain as TriggerDomain | undefined) ?? null,
       };
     }),
   };
@@ -304,6 +309,104 @@ export async function setTarget(
     await audit(tx, actor, 'governance.target.set', 'framework', frameworkId, { sectionId, tier });
   });
   return getFramework(db, orgId, frameworkId);
+}
+
+/** Renames a framework or changes its description. */
+export async function updateFrameworkDetails(
+  db: Db,
+  actor: Actor,
+  frameworkId: string,
+  patch: FrameworkUpdate,
+): Promise<FrameworkDetail> {
+  const orgId = orgOf(actor);
+  await db.transaction(async (tx) => {
+    const framework = await lockFramework(tx, orgId, frameworkId);
+    if (!framework) throw frameworkNotFound();
+    if (Object.keys(patch).length === 0) return;
+    await updateFramework(tx, orgId, frameworkId, patch);
+    await audit(tx, actor, 'governance.framework.updated', 'framework', frameworkId, {
+      before: { name: framework.name, description: framework.description },
+      after: patch,
+    });
+  });
+  return getFramework(db, orgId, frameworkId);
+}
+
+/**
+ * Replaces the maturity tiers (lowest first). A tier held as a target or assessed in any period,
+ * finalized ones included, must stay under its name: removing or renaming it would orphan the record.
+ */
+export async function setFrameworkTiers(
+  db: Db,
+  actor: Actor,
+  frameworkId: string,
+  tiers: string[],
+): Promise<FrameworkDetail> {
+  const orgId = orgOf(actor);
+  const seen = new Set<string>();
+  for (const tier of tiers) {
+    if (seen.has(tier.toLowerCase())) {
+      throw validationFailed('GOVERNANCE_TIERS_DUPLICATE', `${tier} is listed twice`, {
+        field: 'tiers',
+        params: { tier },
+      });
+    }
+    seen.add(tier.toLowerCase());
+  }
+  await db.transaction(async (tx) => {
+    const framework = await lockFramework(tx, orgId, frameworkId);
+    if (!framework) throw frameworkNotFound();
+    const [sections, periods] = await Promise.all([
+      listSections(tx, orgId, frameworkId),
+      lockFrameworkPeriods(tx, orgId, frameworkId),
+    ]);
+    const used = [
+      framework.targetTier,
+      ...sections.map((section) => section.targetTier),
+      ...periods.flatMap((period) => Object.values(period.tiers)),
+    ];
+    const orphaned = used.find((tier) => tier !== null && !tiers.includes(tier));
+    if (orphaned) {
+      throw conflict('GOVERNANCE_TIER_IN_USE', `${orphaned} is a target or an assessed tier`, {
+        field: 'tiers',
+        params: { tier: orphaned },
+      });
+    }
+    await updateFramework(tx, orgId, frameworkId, { tiers });
+    await audit(tx, actor, 'governance.framework.tiers', 'framework', frameworkId, {
+      before: framework.tiers,
+      after: tiers,
+    });
+  });
+  return getFramework(db, orgId, frameworkId);
+}
+
+/**
+ * Deletes a framework with its sections, controls and periods in progress (answers, evidence and
+ * automatic evidence). A finalized period is an examiner record: a framework holding one is refused.
+ */
+export async function deleteFramework(db: Db, actor: Actor, frameworkId: string) {
+  const orgId = orgOf(actor);
+  await db.transaction(async (tx) => {
+    const framework = await lockFramework(tx, orgId, frameworkId);
+    if (!framework) throw frameworkNotFound();
+    // Locked so that no period is finalized between this check and the delete.
+    const periods = await lockFrameworkPeriods(tx, orgId, frameworkId);
+    const kept = periods.find((period) => period.state === 'FINALIZED');
+    if (kept) {
+      throw conflict(
+        'GOVERNANCE_FRAMEWORK_HAS_FINALIZED_PERIOD',
+        `${framework.name} has the finalized period ${kept.name}`,
+        { params: { name: framework.name, period: kept.name } },
+      );
+    }
+    await deleteFrameworkRow(tx, orgId, frameworkId);
+    await audit(tx, actor, 'governance.framework.deleted', 'framework', frameworkId, {
+      name: framework.name,
+      libraryKey: framework.libraryKey,
+      periods: periods.map((period) => period.name),
+    });
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   evaluationPeriodSchema,
   frameworkDetailSchema,
   frameworkSummarySchema,
+  governanceDashboardSchema,
   libraryFrameworkSchema,
   periodComparisonSchema,
 } from '@vigil/contracts';
@@ -107,4 +108,11 @@ export const autoEvidenceHistoryQuery = (
         { schema: autoEvidenceHistorySchema, signal },
       ),
     placeholderData: keepPreviousData,
+  });
+
+export const dashboardQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: [...governanceKey(orgId), 'dashboard'] as const,
+    queryFn: ({ signal }) =>
+      apiFetch(`${governancePath(orgId)}/dashboard`, { schema: governanceDashboardSchema, signal }),
   });

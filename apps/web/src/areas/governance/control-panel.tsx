@@ -33,7 +33,7 @@ import {
   type FrameworkDetail,
 } from '@vigil/contracts';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { ApiRequestError, apiFetch, apiFetchFile, orgPath } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { describeError, notifyError, notifyMessage } from '../../lib/notify';
@@ -98,8 +98,24 @@ export function ControlPanel({
         <Group gap={4}>
           {control.mandatory && <Badge variant="outline">{t('governance.controls.mandatory')}</Badge>}
           {control.alertable && (
-            <Badge variant="outline" color="orange">
-              {t('governance.controls.watchedBy', { name: control.triggerName ?? '—' })}
+            <Badge variant="outline" color="orange" tt="none">
+              {control.triggerName ? (
+                <Trans
+                  i18nKey="governance.controls.watchedBy"
+                  values={{ name: control.triggerName }}
+                  components={{
+                    trigger: (
+                      <AnchorLink
+                        to={control.triggerDomain === 'fraud' ? '/fraud/triggers' : '/triggers'}
+                        search={{ search: control.triggerName }}
+                        size="xs"
+                      />
+                    ),
+                  }}
+                />
+              ) : (
+                t('governance.controls.watchedBy', { name: '—' })
+              )}
             </Badge>
           )}
         </Group>

@@ -18,6 +18,7 @@ import {
 } from '@mantine/core';
 import { IconChevronDown, IconFileTypePdf } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import { AnchorLink } from '../../shell/links';
 import {
   CROSSWALK_TARGET,
@@ -43,6 +44,7 @@ import { QueryStates } from '../../shell/query-status';
 import { answersQuery, frameworkPath, frameworkQuery, governanceKey, periodPath, periodsQuery } from './api';
 import { ControlPanel } from './control-panel';
 import { EvidenceReportDialog } from './evidence-report-dialog';
+import { EditFrameworkDialog, TiersDialog } from './framework-dialogs';
 import { CarryOverDialog, ComparePeriodsDialog, NewPeriodDialog } from './period-dialogs';
 import { StatusBadge } from './status-badge';
 
@@ -82,6 +84,9 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
   const [reporting, setReporting] = useState(false);
   const [pending, setPending] = useState<PeriodAction | null>(null);
   const [sectionId, setSectionId] = useState<string | null>(null);
+  const [editing, setEditing] = useState<'details' | 'tiers' | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const navigate = useNavigate();
   const list = periods.data ?? [];
   const period =
     list.find((item) => item.id === chosenPeriodId) ??
@@ -104,9 +109,44 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
     meta: { errorKey: 'governance.periods.changeFailed' },
   });
 
+  const remove = useMutation({
+    mutationFn: () => apiFetch(frameworkPath(orgId, framework.id), { method: 'DELETE' }),
+    onSuccess: async () => {
+      setDeleting(false);
+      notifyMessage('governance.framework.deleted', 'green', { name: framework.name });
+      await navigate({ to: '/governance/frameworks' });
+      queryClient.removeQueries({ queryKey: frameworkQuery(orgId, framework.id).queryKey });
+      await refresh();
+    },
+    onError: () => setDeleting(false),
+    meta: { errorKey: 'governance.framework.deleteFailed' },
+  });
+
   return (
     <Stack gap="md">
-      {framework.description && <Text size="sm">{framework.description}</Text>}
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={2}>
+          {framework.description && <Text size="sm">{framework.description}</Text>}
+          <Text size="xs" c="dimmed">
+            {framework.tiers.length > 0
+              ? t('governance.framework.tiers', { tiers: framework.tiers.join(' → ') })
+              : t('governance.framework.noTiers')}
+          </Text>
+        </Stack>
+        {canEdit && (
+          <Group gap="xs">
+            <Button variant="default" onClick={() => setEditing('details')}>
+              {t('governance.framework.edit')}
+            </Button>
+            <Button variant="default" onClick={() => setEditing('tiers')}>
+              {t('governance.framework.editTiers')}
+            </Button>
+            <Button color="red" variant="light" onClick={() => setDeleting(true)}>
+              {t('governance.framework.delete')}
+            </Button>
+          </Group>
+        )}
+      </Group>
       <Paper withBorder p="sm">
         <QueryStates
           query={periods}
@@ -223,6 +263,29 @@ function Framework({ orgId, framework }: { orgId: string; framework: FrameworkDe
           onClose={() => setComparing(false)}
         />
       )}
+      {editing === 'details' && (
+        <EditFrameworkDialog orgId={orgId} framework={framework} onClose={() => setEditing(null)} />
+      )}
+      {editing === 'tiers' && (
+        <TiersDialog orgId={orgId} framework={framework} onClose={() => setEditing(null)} />
+      )}
+      <ConfirmDialog
+        opened={deleting}
+        title={t('governance.framework.deleteTitle')}
+        message={t(
+          list.length > 0 ? 'governance.framework.deleteWithPeriods' : 'governance.framework.deleteMessage',
+          {
+            name: framework.name,
+            sections: framework.sectionCount,
+            controls: framework.controlCount,
+            count: list.length,
+          },
+        )}
+        confirmLabel={t('governance.framework.delete')}
+        loading={remove.isPending}
+        onConfirm={() => remove.mutate()}
+        onCancel={() => setDeleting(false)}
+      />
       <ConfirmDialog
         opened={pending !== null}
         title={t(

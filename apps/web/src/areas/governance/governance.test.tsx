@@ -65,6 +65,7 @@ const detail: FrameworkDetail = {
       alertable: false,
       triggerId: null,
       triggerName: null,
+      triggerDomain: null,
     },
     {
       id: 'c2',
@@ -77,6 +78,7 @@ const detail: FrameworkDetail = {
       alertable: false,
       triggerId: null,
       triggerName: null,
+      triggerDomain: null,
     },
   ],
 };

@@ -1,5 +1,7 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
+  DEFAULT_PAGE_SIZE,
+  deletedPolicySchema,
   policyAcknowledgementsSchema,
   policyDetailSchema,
   policySummarySchema,
@@ -45,20 +47,40 @@ export const policiesQuery = (orgId: string, kind: PolicyKind) =>
       }),
   });
 
+export const deletedPoliciesQuery = (orgId: string, kind: PolicyKind) =>
+  queryOptions({
+    queryKey: [...policiesKey(orgId, kind), 'deleted'] as const,
+    queryFn: ({ signal }) =>
+      apiFetch(`${governancePath(orgId)}/${POLICY_KIND[kind].many}/deleted`, {
+        schema: z.array(deletedPolicySchema),
+        signal,
+      }),
+  });
+
 export const policyQuery = (orgId: string, kind: PolicyKind, id: string) =>
   queryOptions({
     queryKey: [...policiesKey(orgId, kind), 'one', id] as const,
     queryFn: ({ signal }) => apiFetch(policyPath(orgId, kind, id), { schema: policyDetailSchema, signal }),
   });
 
-export const acknowledgementsQuery = (orgId: string, kind: PolicyKind, id: string) =>
+export const acknowledgementsQuery = (
+  orgId: string,
+  kind: PolicyKind,
+  id: string,
+  pages: { acknowledgedPage: number; pendingPage: number },
+) =>
   queryOptions({
-    queryKey: [...policiesKey(orgId, kind), 'acknowledgements', id] as const,
+    queryKey: [...policiesKey(orgId, kind), 'acknowledgements', id, pages] as const,
     queryFn: ({ signal }) =>
-      apiFetch(`${policyPath(orgId, kind, id)}/acknowledgements`, {
-        schema: policyAcknowledgementsSchema,
-        signal,
-      }),
+      apiFetch(
+        `${policyPath(orgId, kind, id)}/acknowledgements?${new URLSearchParams({
+          pageSize: String(DEFAULT_PAGE_SIZE),
+          acknowledgedPage: String(pages.acknowledgedPage),
+          pendingPage: String(pages.pendingPage),
+        })}`,
+        { schema: policyAcknowledgementsSchema, signal },
+      ),
+    placeholderData: keepPreviousData,
   });
 
 export const catRefsQuery = (orgId: string) =>

@@ -65,10 +65,12 @@ const detail = (overrides: Partial<PolicyDetail> = {}): PolicyDetail => ({
 const acknowledgements: PolicyAcknowledgements = {
   version: { id: 'v1', number: 1 },
   acknowledged: [{ userId: 'u1', name: 'Ali Approver', acknowledgedOn: '2025-02-01T00:00:00.000Z' }],
+  acknowledgedTotal: 1,
   pending: [
     { userId: 'u2', name: 'Test User' },
     { userId: 'u3', name: 'Sam Staff' },
   ],
+  pendingTotal: 2,
 };
 
 describe('custom policies', () => {
@@ -105,7 +107,9 @@ describe('custom policies', () => {
             ...acknowledgements.acknowledged,
             { userId: 'u2', name: 'Test User', acknowledgedOn: '2026-02-01T00:00:00.000Z' },
           ],
+          acknowledgedTotal: 2,
           pending: [{ userId: 'u3', name: 'Sam Staff' }],
+          pendingTotal: 1,
         };
         return { body: policy };
       },
@@ -152,5 +156,108 @@ describe('custom policies', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByRole('heading', { name: 'Current: version 2' })).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/version/v2/approve'))).toBe(true);
+  });
+
+  it('lists the deleted policies to editors and restores one without asking', async () => {
+    let deleted = [
+      { ...summary({ id: 'p8', name: 'Remote Access' }), deletedOn: '2026-03-01T09:00:00.000Z' },
+      { ...summary({ id: 'p9', name: 'Clean Desk' }), deletedOn: '2026-02-01T09:00:00.000Z' },
+    ];
+    let live = [summary()];
+    const fetchMock = stubApi({
+      ...withAccess(['CUSTOM_POLICY_VIEW', 'CUSTOM_POLICY_EDIT']),
+      [`GET ${gov}/policies`]: () => ({ body: live }),
+      [`GET ${gov}/policies/deleted`]: () => ({ body: deleted }),
+      [`POST ${gov}/policy/p8/restore`]: () => {
+        live = [...live, summary({ id: 'p8', name: 'Remote Access' })];
+        deleted = deleted.filter((policy) => policy.id !== 'p8');
+        return { body: detail({ id: 'p8', name: 'Remote Access' }) };
+      },
+    });
+    const { user } = renderApp(`/governance/policies?orgId=${HOME_ORG_ID}`);
+    await screen.findByRole('link', { name: 'Acceptable Use' });
+    await user.click(screen.getByRole('radio', { name: 'Deleted' }));
+    const table = await screen.findByRole('table', { name: 'Deleted' });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual([
+      expect.stringContaining('Name'),
+      expect.stringContaining('Remote Access'),
+      expect.stringContaining('Clean Desk'),
+    ]);
+    await user.click(within(table).getByRole('button', { name: 'Restore Remote Access' }));
+    expect(await screen.findByText('Remote Access restored.')).toBeInTheDocument();
+    await waitFor(() => expect(within(table).queryByText('Remote Access')).not.toBeInTheDocument());
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(
+        ([url, init]) => String(url).endsWith('/p8/restore') && init?.method === 'POST',
+      ),
+    ).toBe(true);
+    await user.click(screen.getByRole('radio', { name: 'Current' }));
+    expect(await screen.findByRole('link', { name: 'Remote Access' })).toBeInTheDocument();
+  });
+
+  it('offers the deleted view only to editors', async () => {
+    stubApi({ ...withAccess(['CUSTOM_POLICY_VIEW']), [`GET ${gov}/policies`]: { body: [summary()] } });
+    renderApp(`/governance/policies?orgId=${HOME_ORG_ID}`);
+    await screen.findByRole('link', { name: 'Acceptable Use' });
+    expect(screen.queryByRole('radio', { name: 'Deleted' })).not.toBeInTheDocument();
+  });
+
+  it('pages the people who have not acknowledged and the versions', async () => {
+    const people = Array.from({ length: 30 }, (_, index) => ({
+      userId: `u${index}`,
+      name: `Person ${String(index + 1).padStart(2, '0')}`,
+    }));
+    const versions = Array.from({ length: 12 }, (_, index) => ({
+      ...detail().versions[1]!,
+      id: `v${12 - index}`,
+      number: 12 - index,
+    }));
+    const fetchMock = stubApi({
+      ...withAccess(['CUSTOM_POLICY_VIEW']),
+      [`GET ${gov}/policy/p1`]: { body: detail({ versions, latestVersionNumber: 12 }) },
+      [`GET ${gov}/policy/p1/acknowledgements`]: ({ url }) => {
+        const query = new URL(url, 'http://localhost').searchParams;
+        const page = Number(query.get('pendingPage'));
+        const size = Number(query.get('pageSize'));
+        return {
+          body: {
+            ...acknowledgements,
+            pending: people.slice((page - 1) * size, page * size),
+            pendingTotal: people.length,
+          },
+        };
+      },
+    });
+    const { user } = renderApp(`/governance/policies/p1?orgId=${HOME_ORG_ID}`);
+    const pending = await screen.findByRole('list', { name: 'People who have not acknowledged' });
+    expect(within(pending).getAllByRole('listitem')).toHaveLength(25);
+    expect(screen.getByText('Not yet (30)')).toBeInTheDocument();
+    const card = screen.getByRole('region', { name: 'Acknowledgements' });
+    await user.click(within(card).getByRole('button', { name: '2' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('list', { name: 'People who have not acknowledged' })).getAllByRole(
+          'listitem',
+        ),
+      ).toHaveLength(5),
+    );
+    expect(screen.getByText('Person 30')).toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(
+        ([url]) => String(url).includes('pendingPage=2') && String(url).includes('pageSize=25'),
+      ),
+    ).toBe(true);
+
+    const history = screen.getByRole('region', { name: 'Versions' });
+    expect(within(history).getByText('Version 12')).toBeInTheDocument();
+    expect(within(history).queryByText('Version 2')).not.toBeInTheDocument();
+    await user.click(within(history).getByRole('button', { name: '2' }));
+    expect(await within(history).findByText('Version 2')).toBeInTheDocument();
+    expect(within(history).queryByText('Version 12')).not.toBeInTheDocument();
   });
 });

@@ -15,6 +15,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import {
+  DEFAULT_PAGE_SIZE,
   GOVERNANCE_TEXT_MAX_LENGTH,
   POLICY_BODY_MAX_LENGTH,
   policyDetailSchema,
@@ -29,9 +30,13 @@ import { useCurrentOrgId, useHasPermission } from '../../lib/session';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { GatedPage } from '../../shell/gated-page';
 import { AnchorLink } from '../../shell/links';
+import { ListPager } from '../../shell/list-pager';
 import { QueryStates } from '../../shell/query-status';
 import { acknowledgementsQuery, policiesKey, POLICY_KIND, policyPath, policyQuery } from './policies-api';
 import { PolicyForm } from './policy-form';
+
+/** Versions carry their text: ten to a page keeps the timeline readable. */
+const VERSIONS_PAGE_SIZE = 10;
 
 type Action =
   { kind: 'approve'; versionId: string; number: number } | { kind: 'review' } | { kind: 'delete' };
@@ -271,6 +276,7 @@ function Versions({
   onApprove: (versionId: string, number: number) => void;
 }) {
   const { t } = useTranslation();
+  const [page, setPage] = useState(1);
   const currentNumber = policy.currentVersion?.number ?? 0;
   return (
     <Card withBorder component="section" aria-label={t('governance.policies.versions')}>
@@ -278,7 +284,7 @@ function Versions({
         {t('governance.policies.versions')}
       </Title>
       <Timeline bulletSize={18} lineWidth={2} active={-1}>
-        {policy.versions.map((version) => (
+        {policy.versions.slice((page - 1) * VERSIONS_PAGE_SIZE, page * VERSIONS_PAGE_SIZE).map((version) => (
           <Timeline.Item
             key={version.id}
             title={
@@ -323,6 +329,13 @@ function Versions({
           </Timeline.Item>
         ))}
       </Timeline>
+      <ListPager
+        page={page}
+        pageSize={VERSIONS_PAGE_SIZE}
+        total={policy.versions.length}
+        onChange={setPage}
+        withRange={false}
+      />
     </Card>
   );
 }
@@ -337,7 +350,18 @@ function Acknowledgements({
   policy: PolicyDetail;
 }) {
   const { t } = useTranslation();
-  const acknowledgements = useQuery(acknowledgementsQuery(orgId, kind, policy.id));
+  const [acknowledgedPage, setAcknowledgedPage] = useState(1);
+  const [pendingPage, setPendingPage] = useState(1);
+  const acknowledgements = useQuery(
+    acknowledgementsQuery(orgId, kind, policy.id, { acknowledgedPage, pendingPage }),
+  );
+  // A list that shrank (a new version was approved) leaves no one on a later page: go to its last one.
+  const lastPage = (total: number) => Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE));
+  const totals = acknowledgements.data;
+  if (totals && acknowledgedPage > lastPage(totals.acknowledgedTotal)) {
+    setAcknowledgedPage(lastPage(totals.acknowledgedTotal));
+  }
+  if (totals && pendingPage > lastPage(totals.pendingTotal)) setPendingPage(lastPage(totals.pendingTotal));
   return (
     <Card withBorder component="section" aria-label={t('governance.policies.acknowledgements')}>
       <Title order={3} mb="sm">
@@ -357,7 +381,7 @@ function Acknowledgements({
             <SimpleGrid cols={2}>
               <Stack gap={4}>
                 <Text size="sm" fw={500}>
-                  {t('governance.policies.haveAcknowledged', { count: data.acknowledged.length })}
+                  {t('governance.policies.haveAcknowledged', { count: data.acknowledgedTotal })}
                 </Text>
                 <List size="sm" aria-label={t('governance.policies.haveAcknowledgedList')}>
                   {data.acknowledged.map((person) => (
@@ -369,16 +393,30 @@ function Acknowledgements({
                     </List.Item>
                   ))}
                 </List>
+                <ListPager
+                  page={acknowledgedPage}
+                  pageSize={DEFAULT_PAGE_SIZE}
+                  total={data.acknowledgedTotal}
+                  onChange={setAcknowledgedPage}
+                  withRange={false}
+                />
               </Stack>
               <Stack gap={4}>
                 <Text size="sm" fw={500}>
-                  {t('governance.policies.notYetAcknowledged', { count: data.pending.length })}
+                  {t('governance.policies.notYetAcknowledged', { count: data.pendingTotal })}
                 </Text>
                 <List size="sm" aria-label={t('governance.policies.notYetAcknowledgedList')}>
                   {data.pending.map((person) => (
                     <List.Item key={person.userId}>{person.name}</List.Item>
                   ))}
                 </List>
+                <ListPager
+                  page={pendingPage}
+                  pageSize={DEFAULT_PAGE_SIZE}
+                  total={data.pendingTotal}
+                  onChange={setPendingPage}
+                  withRange={false}
+                />
               </Stack>
             </SimpleGrid>
           )

@@ -8,11 +8,15 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch, orgPath } from '../../lib/api';
+import { AnchorLink } from '../../shell/links';
 import { QueryStates } from '../../shell/query-status';
 import { schedulesKey } from './api';
 
-/** The task-schedule dashboard: per schedule, the tasks created in a timeframe and what became of them. */
-export function TaskCounts({ orgId }: { orgId: string }) {
+/**
+ * The task-schedule dashboard: per schedule, the tasks created in a timeframe and what became of them.
+ * `linked` makes each schedule's name a link to the task schedules page (when shown elsewhere).
+ */
+export function TaskCounts({ orgId, linked = false }: { orgId: string; linked?: boolean }) {
   const { t, i18n } = useTranslation();
   const [timeframe, setTimeframe] = useState<TaskScheduleTimeframe>('LAST_7_DAYS');
   const counts = useQuery({
@@ -74,7 +78,15 @@ export function TaskCounts({ orgId }: { orgId: string }) {
                 <Table.Tbody>
                   {data.items.map((item) => (
                     <Table.Tr key={item.scheduleId}>
-                      <Table.Td>{item.name}</Table.Td>
+                      <Table.Td>
+                        {linked ? (
+                          <AnchorLink to="/task-schedules/$" params={{ _splat: '' }} size="sm">
+                            {item.name}
+                          </AnchorLink>
+                        ) : (
+                          item.name
+                        )}
+                      </Table.Td>
                       <Table.Td>{item.created}</Table.Td>
                       <Table.Td>{item.open}</Table.Td>
                       <Table.Td>{item.closed}</Table.Td>

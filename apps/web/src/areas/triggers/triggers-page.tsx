@@ -15,6 +15,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBell, IconDots, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import {
   DEFAULT_PAGE_SIZE,
   TRIGGER_STATES,
@@ -85,7 +86,9 @@ function TriggerList({ domain }: { domain: TriggerDomain }) {
   // Provider staff change ops-managed triggers (the server checks that their home is the provider).
   const providerStaff = useHasPermission('TRAC_USER');
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState('');
+  // A link to one trigger (a framework control's watcher) names it in `search`.
+  const linked = useSearch({ strict: false });
+  const [search, setSearch] = useState(linked.search ?? '');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   const [label, setLabel] = useState('');
   const [debouncedLabel] = useDebouncedValue(label.trim(), 300);
