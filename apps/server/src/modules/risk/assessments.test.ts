@@ -349,6 +349,11 @@ describe('risk assessments', () => {
     expect(text).toContain('Very High');
     expect(text).toContain(risk.publicId);
     expect(text).toContain('Vendor outage');
+    const exported = await ctx.database.db
+      .select({ details: activityLog.details })
+      .from(activityLog)
+      .where(and(eq(activityLog.targetId, assessment.id), eq(activityLog.action, 'assessment.exported')));
+    expect(exported).toEqual([{ details: { publicId: assessment.publicId, state: assessment.state } }]);
     expectError(
       await call('GET', `/risk-assessment/${assessment.publicId}/pdf`, stranger, undefined, otherOrgId),
       404,

@@ -238,7 +238,13 @@ export async function getAssessment(db: Db, access: AccessContext, ref: string):
 // ---------------------------------------------------------------------------------------------------
 // Writing
 
-async function record(tx: Db, actor: Actor, action: string, row: AssessmentRow, details: object = {}) {
+async function record(
+  tx: Db,
+  actor: Actor,
+  action: string,
+  row: Pick<AssessmentRow, 'id' | 'publicId'>,
+  details: object = {},
+) {
   await recordActivity(tx, {
     orgId: actor.access.org.id,
     actorUserId: actor.access.user.id,
@@ -458,7 +464,10 @@ export async function assessmentPdf(db: Db, actor: Actor, ref: string) {
       ]),
     );
   }
-  return { name: `${assessment.publicId}.pdf`, content: await pdf.finish() };
+  const content = await pdf.finish();
+  // Exporting is a step of the assessment's life (spec 3: completed and exported), kept in the activity log.
+  await record(db, actor, 'exported', assessment, { state: assessment.state });
+  return { name: `${assessment.publicId}.pdf`, content };
 }
 
 // ---------------------------------------------------------------------------------------------------
