@@ -494,6 +494,7 @@ export const riskHistoryEntrySchema = z.object({
   details: z.record(z.string(), z.unknown()),
   at: z.string(),
 });
+export type RiskHistoryEntry = z.infer<typeof riskHistoryEntrySchema>;
 
 export const controlRefSchema = z.object({
   id: z.string(),

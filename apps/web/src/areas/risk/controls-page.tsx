@@ -39,6 +39,7 @@ import { useTicketPeople } from '../tickets/ticket-badges';
 import { controlPath, controlQuery, controlsQuery, riskKey, riskListPath, risksQuery } from './api';
 import { useRiskModules } from './module-badges';
 import { RegisterList, useRegisterList } from './register-list';
+import { AuditHistory } from './audit-history';
 import { ReviewScheduleCard } from './review-schedule';
 import { needsReason, type ScoreDraft } from './score-panel';
 
@@ -517,6 +518,7 @@ function ControlForm({
         )}
       </form>
       {control && !control.library && <ReviewScheduleCard orgId={orgId} target="control" id={control.id} />}
+      {control && <AuditHistory history={control.history} />}
     </>
   );
 }

@@ -813,6 +813,42 @@ describe('the risk library', { timeout: SLOW }, () => {
     expect(within(dialog).queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
   });
 
+  it('shows the history of a register control, evidence files included', async () => {
+    const registered = control({
+      publicId: 'C-0001',
+      name: 'MFA for staff',
+      library: false,
+      history: [
+        { id: 'h1', kind: 'CREATED', actorName: 'Ana Analyst', details: {}, at: '2026-11-01T09:00:00.000Z' },
+        {
+          id: 'h2',
+          kind: 'EVIDENCE',
+          actorName: 'Ana Analyst',
+          details: { added: ['mfa-policy.pdf'] },
+          at: '2026-11-02T09:00:00.000Z',
+        },
+        {
+          id: 'h3',
+          kind: 'EVIDENCE',
+          actorName: 'Ana Analyst',
+          details: { removed: ['old-policy.pdf'] },
+          at: '2026-11-03T09:00:00.000Z',
+        },
+      ],
+    });
+    stubApi({
+      ...withRisk(['RISK_INFORMATION_SECURITY']),
+      [`GET ${base}/controls`]: { body: { items: [registered], total: 1 } },
+      [`GET ${base}/control/C-0001`]: { body: registered },
+    });
+    const { user } = renderApp(`/risk/controls/register?orgId=${HOME_ORG_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'C-0001' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('Evidence added: mfa-policy.pdf')).toBeInTheDocument();
+    expect(within(dialog).getByText('Evidence removed: old-policy.pdf')).toBeInTheDocument();
+    expect(within(dialog).getByText('Created')).toBeInTheDocument();
+  });
+
   it('lets a provider administrator add an inventory template to the library, without lists or people', async () => {
     const fetchMock = stubApi({
       ...providerAdmin(),
