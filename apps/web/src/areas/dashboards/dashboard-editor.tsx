@@ -228,27 +228,19 @@ export function DashboardEditor({
                                 {name}
                               </Text>
                             </Group>
-                            <Select
-                              aria-label={t('dashboards.tileWidth', { name })}
-                              size="xs"
-                              data={Array.from({ length: chartsPerRow }, (_, width) => ({
-                                value: String(width + 1),
-                                label: t('dashboards.columns', { count: width + 1 }),
-                              }))}
-                              value={String(Math.min(tile.width, chartsPerRow))}
-                              onChange={(value) => value && change(index, { width: Number(value) })}
-                              allowDeselect={false}
+                            <SpanSelect
+                              label={t('dashboards.tileWidth', { name })}
+                              unit="dashboards.columns"
+                              max={chartsPerRow}
+                              value={Math.min(tile.width, chartsPerRow)}
+                              onChange={(width) => change(index, { width })}
                             />
-                            <Select
-                              aria-label={t('dashboards.tileHeight', { name })}
-                              size="xs"
-                              data={Array.from({ length: DASHBOARD_MAX_TILE_HEIGHT }, (_, height) => ({
-                                value: String(height + 1),
-                                label: t('dashboards.rows', { count: height + 1 }),
-                              }))}
-                              value={String(tile.height)}
-                              onChange={(value) => value && change(index, { height: Number(value) })}
-                              allowDeselect={false}
+                            <SpanSelect
+                              label={t('dashboards.tileHeight', { name })}
+                              unit="dashboards.rows"
+                              max={DASHBOARD_MAX_TILE_HEIGHT}
+                              value={tile.height}
+                              onChange={(height) => change(index, { height })}
                             />
                             <Group gap={4} wrap="nowrap">
                               <ActionIcon
@@ -296,5 +288,35 @@ export function DashboardEditor({
         </Group>
       </Stack>
     </Modal>
+  );
+}
+
+/** How many columns or rows a tile spans, 1 up to `max`. */
+function SpanSelect({
+  label,
+  unit,
+  max,
+  value,
+  onChange,
+}: {
+  label: string;
+  unit: 'dashboards.columns' | 'dashboards.rows';
+  max: number;
+  value: number;
+  onChange: (value: number) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      aria-label={label}
+      size="xs"
+      data={Array.from({ length: max }, (_, at) => ({
+        value: String(at + 1),
+        label: t(unit, { count: at + 1 }),
+      }))}
+      value={String(value)}
+      onChange={(picked) => picked && onChange(Number(picked))}
+      allowDeselect={false}
+    />
   );
 }

@@ -103,7 +103,13 @@ describe('dashboard editor', () => {
   it('lays the tiles out in Expert Mode as the dashboard shows them, moved by dragging or buttons', async () => {
     let saved: Record<string, unknown> | undefined;
     const charts = [chart(1, 'Open alerts'), chart(2, 'Dismissed today'), chart(3, 'Blocked logins')];
-    const tiles = charts.map((entry) => ({ chartId: entry.id, width: 1, height: 1, chart: entry }));
+    // The last is a tall tile.
+    const tiles = charts.map((entry, at) => ({
+      chartId: entry.id,
+      width: 1,
+      height: at === 2 ? 2 : 1,
+      chart: entry,
+    }));
     const value = { body: { begin: 'a', end: 'b', timeAxis: false, value: 7 } };
     stubApi({
       ...withAccess(['DASHBOARD_EDIT', 'CHART_VIEW']),
@@ -119,7 +125,8 @@ describe('dashboard editor', () => {
     });
     const { user } = renderApp(`/dashboards/${id(9)}/view?orgId=${HOME_ORG_ID}`);
 
-    await screen.findByRole('region', { name: 'Blocked logins' });
+    const tall = await screen.findByRole('region', { name: 'Blocked logins' });
+    expect(tall.parentElement).toHaveStyle({ gridRow: 'span 2', gridColumn: 'span 1' });
     await user.click(screen.getByRole('button', { name: 'Dashboard' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Edit dashboard' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit dashboard' });
@@ -154,7 +161,7 @@ describe('dashboard editor', () => {
     expect(saved).toMatchObject({
       chartsPerRow: 3,
       tiles: [
-        { chartId: id(3), width: 1, height: 1 },
+        { chartId: id(3), width: 1, height: 2 },
         { chartId: id(2), width: 2, height: 1 },
         { chartId: id(1), width: 1, height: 2 },
       ],
