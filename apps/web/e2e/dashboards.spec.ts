@@ -15,6 +15,8 @@ test('a bank user lands on a live dashboard, adds a chart on a saved query and p
   await expect(bySource.locator('svg path').first()).toBeVisible();
   const latest = page.getByRole('region', { name: 'Latest core-banking events' });
   await expect(latest.getByRole('row').nth(1)).toContainText('USD');
+  // A tall tile: two rows of the grid.
+  await expect(latest.locator('..')).toHaveCSS('grid-row-start', 'span 2');
   await expect(page.getByRole('region', { name: 'System status' })).toBeVisible();
 
   // A chart of its own on a saved query of the bank.
@@ -33,7 +35,7 @@ test('a bank user lands on a live dashboard, adds a chart on a saved query and p
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('row', { name: /Large wires/ })).toBeVisible();
 
-  // On the dashboard, through the QuickStart editor.
+  // On the dashboard, through the QuickStart editor, and first after a drag in Expert Mode.
   await page.getByRole('link', { name: 'Dashboards', exact: true }).click();
   await page.getByRole('button', { name: 'Dashboard', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Edit dashboard' }).click();
@@ -41,8 +43,14 @@ test('a bank user lands on a live dashboard, adds a chart on a saved query and p
   await editor.getByRole('combobox', { name: 'Charts' }).click();
   await page.getByRole('option', { name: 'Large wires' }).click();
   await editor.getByRole('textbox', { name: 'Name' }).click();
+  await editor.getByRole('tab', { name: 'Expert Mode' }).click();
+  await editor
+    .getByRole('region', { name: 'Large wires' })
+    .dragTo(editor.getByRole('region', { name: 'Events by data source' }));
+  await expect(editor.getByRole('region').first()).toHaveAccessibleName('Large wires');
   await editor.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('region', { name: 'Large wires' }).getByTestId('badge-value')).toBeVisible();
+  await expect(page.getByRole('region').first()).toHaveAccessibleName('Large wires');
 });
 
 test('a bank without defaultRevealDashboards starts on the old dashboards until the user switches; the readiness page scores a bank', async ({

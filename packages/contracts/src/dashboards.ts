@@ -245,6 +245,8 @@ export const DASHBOARD_NAME_MAX_LENGTH = 200;
 export const DASHBOARD_NAME_DISPLAY_LENGTH = 50;
 export const DASHBOARD_DESCRIPTION_MAX_LENGTH = 1000;
 export const DASHBOARD_MAX_CHARTS_PER_ROW = 4;
+/** A tile is one row high or a tall tile of two. */
+export const DASHBOARD_MAX_TILE_HEIGHT = 2;
 /** Preview range of a dashboard (spec 3 section 9). */
 export const DASHBOARD_PREVIEW_INTERVAL: SearchIntervalType = '30D';
 export const DASHBOARD_REFRESH_SECONDS = [0, 60, 300, 900] as const;
@@ -255,6 +257,8 @@ export const dashboardTileSchema = z.object({
   chartId: z.uuid(),
   /** Columns the tile spans, 1 up to the dashboard's charts per row. */
   width: z.number().int().min(1).max(DASHBOARD_MAX_CHARTS_PER_ROW).default(1),
+  /** Rows the tile spans. */
+  height: z.number().int().min(1).max(DASHBOARD_MAX_TILE_HEIGHT).default(1),
 });
 export type DashboardTile = z.infer<typeof dashboardTileSchema>;
 

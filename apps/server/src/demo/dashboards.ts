@@ -134,6 +134,8 @@ export async function seedDashboardsDemo(db: Db, orgId: string, createdBy: strin
         rowLimit: 10,
       }),
       width: 2,
+      // A tall tile: the ten latest events without scrolling.
+      height: 2,
     },
     {
       chartId: await chart({

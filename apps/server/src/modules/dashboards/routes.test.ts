@@ -682,6 +682,52 @@ describe('dashboards', () => {
     expect(actions.sort()).toEqual(['dashboard.created', 'dashboard.deleted', 'dashboard.restored']);
   });
 
+  it('keeps tall tiles, refuses taller ones and reads tiles saved without a height as one row', async () => {
+    const tall = await createChart({ name: 'Tall chart', type: 'bar', family: 'ALERT_COUNTS' });
+    const short = await createChart({ name: 'Short chart', type: 'badge', family: 'ALERT_COUNTS' });
+    const created = await dashboardCall({
+      name: 'Tall tiles',
+      chartsPerRow: 2,
+      tiles: [
+        { chartId: tall.id, width: 1, height: 2 },
+        { chartId: short.id, width: 1 },
+      ],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const tiles = [
+      { chartId: tall.id, width: 1, height: 2 },
+      { chartId: short.id, width: 1, height: 1 },
+    ];
+    expect(created.json().tiles).toMatchObject(tiles);
+    const read = await call('GET', `/dashboard/${created.json().id}`, viewer);
+    expect(read.json().tiles).toMatchObject(tiles);
+    const changed = await call('PUT', `/dashboard/${created.json().id}`, editor, {
+      name: 'Tall tiles',
+      chartsPerRow: 2,
+      tiles: [
+        { chartId: short.id, width: 2, height: 2 },
+        { chartId: tall.id, width: 1, height: 1 },
+      ],
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().tiles).toMatchObject([
+      { chartId: short.id, width: 2, height: 2 },
+      { chartId: tall.id, width: 1, height: 1 },
+    ]);
+
+    const before = (await ctx.database.db.select().from(dashboards)).length;
+    const taller = await dashboardCall({ name: 'Taller', tiles: [{ chartId: tall.id, height: 3 }] });
+    expect([taller.statusCode, taller.json().key]).toEqual([400, 'GENERIC_INVALID_FIELD_VALUE']);
+    expect((await ctx.database.db.select().from(dashboards)).length).toBe(before);
+
+    const [old] = await ctx.database.db
+      .insert(dashboards)
+      .values({ orgId, name: 'Before heights', tiles: [{ chartId: tall.id, width: 1 }] })
+      .returning();
+    const oldRead = await call('GET', `/dashboard/${old!.id}`, viewer);
+    expect(oldRead.json().tiles).toMatchObject([{ chartId: tall.id, width: 1, height: 1 }]);
+  });
+
   it('refuses too many charts, too wide tiles and charts it cannot show, writing nothing', async () => {
     const chart = await createChart({ name: 'Many', type: 'badge', family: 'ALERT_COUNTS' });
     const before = (await ctx.database.db.select().from(dashboards)).length;
@@ -754,7 +800,7 @@ describe('dashboards', () => {
       {
         name: 'SOC starter',
         library: true,
-        tiles: [{ chartId: libraryChart.id }],
+        tiles: [{ chartId: libraryChart.id, height: 2 }],
       },
       providerOrgId,
     );
@@ -793,6 +839,7 @@ describe('dashboards', () => {
       .where(and(eq(dashboards.orgId, orgId), eq(dashboards.copiedFromId, library.json().id)));
     expect(copies).toHaveLength(1);
     const copy = (await call('GET', `/dashboard/${copies[0]!.id}`, viewer)).json();
+    expect(copy.tiles[0].height).toBe(2);
     expect(copy.tiles[0].chart).toMatchObject({
       name: 'Library alerts',
       library: false,
@@ -808,7 +855,12 @@ describe('dashboards', () => {
 
     const added = await call('POST', `/dashboard/${library.json().id}/copy`, editor);
     expect(added.statusCode).toBe(201);
-    expect(added.json()).toMatchObject({ name: 'SOC starter', type: 'NORMAL', orgId });
+    expect(added.json()).toMatchObject({
+      name: 'SOC starter',
+      type: 'NORMAL',
+      orgId,
+      tiles: [{ width: 1, height: 2 }],
+    });
     const notLibrary = await call('POST', `/dashboard/${added.json().id}/copy`, editor);
     expect([notLibrary.statusCode, notLibrary.json().key]).toEqual([400, 'DASHBOARD_NOT_LIBRARY']);
   });

@@ -141,7 +141,7 @@ const RANGE_NOTE =
 const DASHBOARD_RULES =
   'Rules (400): at most 24 tiles (DASHBOARD_TOO_MANY_CHARTS), each a live chart the organisation sees ' +
   '(DASHBOARD_CHART_MISSING; a library dashboard only library charts) no wider than `chartsPerRow` 1 to 4 ' +
-  '(DASHBOARD_TILE_TOO_WIDE); `refreshSeconds` 0, 60, 300 or 900. `library: true` is for provider ' +
+  '(DASHBOARD_TILE_TOO_WIDE), each `height` 1 or 2 rows (a tall tile; 1 when left out); `refreshSeconds` 0, 60, 300 or 900. `library: true` is for provider ' +
   'administrators (403 LIBRARY_COPY_DENIED); library dashboards are changed only by them (403 ' +
   'DASHBOARD_LIBRARY_READ_ONLY).';
 

@@ -480,7 +480,11 @@ async function dashboardJson(db: Db, access: AccessContext, view: DashboardView)
   );
   return {
     ...summary,
-    tiles: view.row.tiles.map((tile) => ({ ...tile, chart: byId.get(tile.chartId) ?? null })),
+    tiles: view.row.tiles.map((tile) => ({
+      ...tile,
+      height: tile.height ?? 1,
+      chart: byId.get(tile.chartId) ?? null,
+    })),
   };
 }
 
@@ -546,7 +550,7 @@ const dashboardValues = (input: ParsedDashboard) => ({
   name: input.name,
   description: input.description,
   chartsPerRow: input.chartsPerRow,
-  tiles: input.tiles.map((tile) => ({ chartId: tile.chartId, width: tile.width })),
+  tiles: input.tiles.map((tile) => ({ chartId: tile.chartId, width: tile.width, height: tile.height })),
   intervalType: input.intervalType,
   refreshSeconds: input.refreshSeconds,
 });
@@ -703,7 +707,7 @@ export async function copyIntoOrg(
     chartsPerRow: library.chartsPerRow,
     tiles: library.tiles
       .filter((tile) => copies.has(tile.chartId))
-      .map((tile) => ({ chartId: copies.get(tile.chartId)!, width: tile.width })),
+      .map((tile) => ({ ...tile, chartId: copies.get(tile.chartId)! })),
     intervalType: library.intervalType,
     refreshSeconds: library.refreshSeconds,
     createdBy,

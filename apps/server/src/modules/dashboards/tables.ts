@@ -48,8 +48,9 @@ export const charts = pgTable(
 );
 
 /**
- * Dashboards (spec 3): tiles of charts in reading order with their width, charts per row, one time
- * range and an auto-refresh. Library dashboards (type LIBRARY) have no organisation and are copied
+ * Dashboards (spec 3): tiles of charts in reading order with their width and height (rows; tiles
+ * saved before heights existed have none and are one row high), charts per row, one time range and
+ * an auto-refresh. Library dashboards (type LIBRARY) have no organisation and are copied
  * to customer organisations once (`copied_from_id`).
  */
 export const dashboards = pgTable(
@@ -62,7 +63,7 @@ export const dashboards = pgTable(
     name: text().notNull(),
     description: text().notNull().default(''),
     chartsPerRow: integer().notNull().default(3),
-    tiles: jsonb().$type<{ chartId: string; width: number }[]>().notNull().default([]),
+    tiles: jsonb().$type<{ chartId: string; width: number; height?: number }[]>().notNull().default([]),
     intervalType: text().notNull().default('7D'),
     refreshSeconds: integer().notNull().default(0),
     state: text().notNull().default('ACTIVE'),

@@ -9,6 +9,8 @@ import { chartDataQuery } from './api';
 import { ChartFigure } from './chart-figure';
 
 const HEIGHT = 240;
+/** What a tall tile's chart grows by beyond two charts: the grid gap and one card's title and padding. */
+const ROW_EXTRA = 80;
 
 /** One tile of a dashboard: the chart's name and what it draws over the dashboard's range. */
 export function ChartTile({
@@ -16,11 +18,14 @@ export function ChartTile({
   chart,
   intervalType,
   refreshSeconds,
+  rows = 1,
 }: {
   orgId: string;
   chart: Chart | null;
   intervalType: SearchIntervalType;
   refreshSeconds: number;
+  /** Grid rows the tile spans; a tall tile's chart takes the taller space. */
+  rows?: number;
 }) {
   const { t } = useTranslation();
   const headingId = useId();
@@ -30,7 +35,7 @@ export function ChartTile({
     enabled: live,
     refetchInterval: refreshSeconds > 0 ? refreshSeconds * 1000 : false,
   });
-  const height = chart?.type === 'badge' ? 80 : HEIGHT;
+  const height = chart?.type === 'badge' ? 80 : rows * HEIGHT + (rows - 1) * ROW_EXTRA;
   return (
     <Card withBorder padding="md" h="100%" component="section" aria-labelledby={headingId}>
       <Group justify="space-between" wrap="nowrap" mb="xs" gap="xs">

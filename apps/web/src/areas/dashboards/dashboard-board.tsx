@@ -147,13 +147,17 @@ export function DashboardBoard({
           {dashboard.tiles.map((tile, index) => (
             <Box
               key={`${tile.chartId}-${index}`}
-              style={{ gridColumn: `span ${Math.min(tile.width, columns)}` }}
+              style={{
+                gridColumn: `span ${Math.min(tile.width, columns)}`,
+                gridRow: `span ${tile.height}`,
+              }}
             >
               <ChartTile
                 orgId={orgId}
                 chart={tile.chart}
                 intervalType={intervalType}
                 refreshSeconds={refreshSeconds}
+                rows={tile.height}
               />
             </Box>
           ))}

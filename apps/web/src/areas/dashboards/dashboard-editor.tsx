@@ -1,24 +1,27 @@
 import {
   ActionIcon,
+  Box,
   Button,
+  Card,
   Group,
   Modal,
   MultiSelect,
   SegmentedControl,
   Select,
   Stack,
-  Table,
   Tabs,
   Text,
 } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconX } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconGripVertical, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import {
   DASHBOARD_MAX_CHARTS,
   DASHBOARD_MAX_CHARTS_PER_ROW,
+  DASHBOARD_MAX_TILE_HEIGHT,
   dashboardSchema,
   type Dashboard,
+  type DashboardTile,
   type SearchIntervalType,
 } from '@vigil/contracts';
 import { useState } from 'react';
@@ -29,14 +32,10 @@ import { chartsQuery, dashboardPath, dashboardsKey } from './api';
 import { RangeSelect, RefreshSelect } from './range-selects';
 import { NameFields } from './name-fields';
 
-interface Tile {
-  chartId: string;
-  width: number;
-}
-
 /**
- * Creates or changes a dashboard. QuickStart picks the charts; Expert Mode sets the charts per row,
- * the order of the tiles and how many columns each spans. A library dashboard (`library` when
+ * Creates or changes a dashboard. QuickStart picks the charts; Expert Mode lays the tiles out as the
+ * dashboard shows them, in a grid of the charts per row, where each is dragged onto another's place
+ * (or moved with its buttons) and given its columns and rows. A library dashboard (`library` when
  * creating one; provider administrators) shows library charts only.
  */
 export function DashboardEditor({
@@ -59,9 +58,12 @@ export function DashboardEditor({
   const [chartsPerRow, setChartsPerRow] = useState(dashboard?.chartsPerRow ?? 3);
   const [intervalType, setIntervalType] = useState<SearchIntervalType>(dashboard?.intervalType ?? '7D');
   const [refreshSeconds, setRefreshSeconds] = useState(dashboard?.refreshSeconds ?? 0);
-  const [tiles, setTiles] = useState<Tile[]>(
-    dashboard?.tiles.map((tile) => ({ chartId: tile.chartId, width: tile.width })) ?? [],
+  const [tiles, setTiles] = useState<DashboardTile[]>(
+    dashboard?.tiles.map(({ chartId, width, height }) => ({ chartId, width, height })) ?? [],
   );
+  // The tile being dragged and the one it is over, by index.
+  const [dragged, setDragged] = useState<number | null>(null);
+  const [over, setOver] = useState<number | null>(null);
   const charts = useQuery(chartsQuery(orgId, { pageSize: 500, pageNumber: 1, library }));
   const names = new Map((charts.data?.items ?? []).map((chart) => [chart.id, chart.name]));
   dashboard?.tiles.forEach((tile) => tile.chart && names.set(tile.chartId, tile.chart.name));
@@ -93,21 +95,30 @@ export function DashboardEditor({
 
   const pick = (ids: string[]) =>
     setTiles((current) =>
-      ids.map((chartId) => current.find((tile) => tile.chartId === chartId) ?? { chartId, width: 1 }),
+      ids.map(
+        (chartId) => current.find((tile) => tile.chartId === chartId) ?? { chartId, width: 1, height: 1 },
+      ),
     );
-  const move = (index: number, by: number) =>
+  /** Puts the tile at `from` in the place of the one at `to`. */
+  const move = (from: number, to: number) =>
     setTiles((current) => {
       const next = [...current];
-      const [tile] = next.splice(index, 1);
-      next.splice(index + by, 0, tile!);
+      const [tile] = next.splice(from, 1);
+      next.splice(to, 0, tile!);
       return next;
     });
+  const change = (index: number, values: Partial<DashboardTile>) =>
+    setTiles((current) => current.map((entry, at) => (at === index ? { ...entry, ...values } : entry)));
+  const endDrag = () => {
+    setDragged(null);
+    setOver(null);
+  };
 
   return (
     <Modal
       opened
       onClose={onClose}
-      size="lg"
+      size="xl"
       title={t(
         library ? 'dashboards.libraryTitle' : dashboard ? 'dashboards.editTitle' : 'dashboards.newTitle',
       )}
@@ -157,63 +168,112 @@ export function DashboardEditor({
                   {t('dashboards.noTilesPicked')}
                 </Text>
               ) : (
-                <Table>
-                  <Table.Tbody>
-                    {tiles.map((tile, index) => (
-                      <Table.Tr key={tile.chartId}>
-                        <Table.Td>{names.get(tile.chartId) ?? tile.chartId}</Table.Td>
-                        <Table.Td w={140}>
-                          <Select
-                            aria-label={t('dashboards.tileWidth', { name: names.get(tile.chartId) ?? '' })}
-                            size="xs"
-                            data={Array.from({ length: chartsPerRow }, (_, width) => ({
-                              value: String(width + 1),
-                              label: t('dashboards.columns', { count: width + 1 }),
-                            }))}
-                            value={String(Math.min(tile.width, chartsPerRow))}
-                            onChange={(value) =>
-                              value &&
-                              setTiles((current) =>
-                                current.map((entry, at) =>
-                                  at === index ? { ...entry, width: Number(value) } : entry,
-                                ),
-                              )
-                            }
-                            allowDeselect={false}
-                          />
-                        </Table.Td>
-                        <Table.Td w={110}>
-                          <Group gap={4} wrap="nowrap">
-                            <ActionIcon
-                              variant="subtle"
-                              disabled={index === 0}
-                              aria-label={t('dashboards.moveUp')}
-                              onClick={() => move(index, -1)}
-                            >
-                              <IconArrowUp size={14} />
-                            </ActionIcon>
-                            <ActionIcon
-                              variant="subtle"
-                              disabled={index === tiles.length - 1}
-                              aria-label={t('dashboards.moveDown')}
-                              onClick={() => move(index, 1)}
-                            >
-                              <IconArrowDown size={14} />
-                            </ActionIcon>
-                            <ActionIcon
-                              variant="subtle"
-                              color="red"
-                              aria-label={t('dashboards.removeTile')}
-                              onClick={() => setTiles((current) => current.filter((_, at) => at !== index))}
-                            >
-                              <IconX size={14} />
-                            </ActionIcon>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
+                <>
+                  <Text c="dimmed" size="sm">
+                    {t('dashboards.layoutHint')}
+                  </Text>
+                  <Box
+                    style={{
+                      display: 'grid',
+                      gap: 'var(--mantine-spacing-xs)',
+                      gridTemplateColumns: `repeat(${chartsPerRow}, minmax(0, 1fr))`,
+                    }}
+                  >
+                    {tiles.map((tile, index) => {
+                      const name = names.get(tile.chartId) ?? tile.chartId;
+                      return (
+                        <Card
+                          key={tile.chartId}
+                          withBorder
+                          padding="xs"
+                          component="section"
+                          aria-label={name}
+                          draggable
+                          onDragStart={(event) => {
+                            // Firefox starts a drag only with data set.
+                            event.dataTransfer?.setData('text/plain', tile.chartId);
+                            setDragged(index);
+                          }}
+                          onDragOver={(event) => {
+                            if (dragged === null) return;
+                            event.preventDefault();
+                            setOver(index);
+                          }}
+                          onDragLeave={() => setOver((current) => (current === index ? null : current))}
+                          onDrop={(event) => {
+                            event.preventDefault();
+                            if (dragged !== null && dragged !== index) move(dragged, index);
+                            endDrag();
+                          }}
+                          onDragEnd={endDrag}
+                          style={{
+                            gridColumn: `span ${Math.min(tile.width, chartsPerRow)}`,
+                            gridRow: `span ${tile.height}`,
+                            cursor: 'grab',
+                            opacity: dragged === index ? 0.5 : 1,
+                            borderColor:
+                              over === index && dragged !== index
+                                ? 'var(--mantine-primary-color-filled)'
+                                : undefined,
+                          }}
+                        >
+                          <Stack gap={6}>
+                            <Group gap={4} wrap="nowrap" align="flex-start">
+                              <IconGripVertical
+                                size={14}
+                                aria-hidden
+                                style={{ flexShrink: 0, marginTop: 3 }}
+                              />
+                              <Text size="sm" fw={500} lineClamp={2} title={name}>
+                                {name}
+                              </Text>
+                            </Group>
+                            <SpanSelect
+                              label={t('dashboards.tileWidth', { name })}
+                              unit="dashboards.columns"
+                              max={chartsPerRow}
+                              value={Math.min(tile.width, chartsPerRow)}
+                              onChange={(width) => change(index, { width })}
+                            />
+                            <SpanSelect
+                              label={t('dashboards.tileHeight', { name })}
+                              unit="dashboards.rows"
+                              max={DASHBOARD_MAX_TILE_HEIGHT}
+                              value={tile.height}
+                              onChange={(height) => change(index, { height })}
+                            />
+                            <Group gap={4} wrap="nowrap">
+                              <ActionIcon
+                                variant="subtle"
+                                disabled={index === 0}
+                                aria-label={t('dashboards.moveUp')}
+                                onClick={() => move(index, index - 1)}
+                              >
+                                <IconArrowUp size={14} />
+                              </ActionIcon>
+                              <ActionIcon
+                                variant="subtle"
+                                disabled={index === tiles.length - 1}
+                                aria-label={t('dashboards.moveDown')}
+                                onClick={() => move(index, index + 1)}
+                              >
+                                <IconArrowDown size={14} />
+                              </ActionIcon>
+                              <ActionIcon
+                                variant="subtle"
+                                color="red"
+                                aria-label={t('dashboards.removeTile')}
+                                onClick={() => setTiles((current) => current.filter((_, at) => at !== index))}
+                              >
+                                <IconX size={14} />
+                              </ActionIcon>
+                            </Group>
+                          </Stack>
+                        </Card>
+                      );
+                    })}
+                  </Box>
+                </>
               )}
             </Stack>
           </Tabs.Panel>
@@ -228,5 +288,35 @@ export function DashboardEditor({
         </Group>
       </Stack>
     </Modal>
+  );
+}
+
+/** How many columns or rows a tile spans, 1 up to `max`. */
+function SpanSelect({
+  label,
+  unit,
+  max,
+  value,
+  onChange,
+}: {
+  label: string;
+  unit: 'dashboards.columns' | 'dashboards.rows';
+  max: number;
+  value: number;
+  onChange: (value: number) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      aria-label={label}
+      size="xs"
+      data={Array.from({ length: max }, (_, at) => ({
+        value: String(at + 1),
+        label: t(unit, { count: at + 1 }),
+      }))}
+      value={String(value)}
+      onChange={(picked) => picked && onChange(Number(picked))}
+      allowDeselect={false}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Dashboard, DashboardSummary } from '@vigil/contracts';
 import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ const dashboard = (overrides: Partial<Dashboard> = {}): Dashboard => ({
   name: 'Fraud desk',
   description: '',
   chartsPerRow: 3,
-  tiles: [{ chartId: id(1), width: 1, chart: chart(1, 'Open alerts') }],
+  tiles: [{ chartId: id(1), width: 1, height: 1, chart: chart(1, 'Open alerts') }],
   intervalType: '24H',
   refreshSeconds: 0,
   type: 'NORMAL',
@@ -96,6 +96,74 @@ describe('dashboard editor', () => {
       tiles: [
         { chartId: id(2), width: 2 },
         { chartId: id(1), width: 1 },
+      ],
+    });
+  });
+
+  it('lays the tiles out in Expert Mode as the dashboard shows them, moved by dragging or buttons', async () => {
+    let saved: Record<string, unknown> | undefined;
+    const charts = [chart(1, 'Open alerts'), chart(2, 'Dismissed today'), chart(3, 'Blocked logins')];
+    // The last is a tall tile.
+    const tiles = charts.map((entry, at) => ({
+      chartId: entry.id,
+      width: 1,
+      height: at === 2 ? 2 : 1,
+      chart: entry,
+    }));
+    const value = { body: { begin: 'a', end: 'b', timeAxis: false, value: 7 } };
+    stubApi({
+      ...withAccess(['DASHBOARD_EDIT', 'CHART_VIEW']),
+      [`GET ${base}/dashboard/${id(9)}`]: { body: dashboard({ tiles }) },
+      [`POST ${base}/chart/${id(1)}/data`]: value,
+      [`POST ${base}/chart/${id(2)}/data`]: value,
+      [`POST ${base}/chart/${id(3)}/data`]: value,
+      [`GET ${base}/charts`]: { body: { items: charts, total: 3 } },
+      [`PUT ${base}/dashboard/${id(9)}`]: ({ init }) => {
+        saved = JSON.parse(String(init?.body));
+        return { body: dashboard({ tiles }) };
+      },
+    });
+    const { user } = renderApp(`/dashboards/${id(9)}/view?orgId=${HOME_ORG_ID}`);
+
+    const tall = await screen.findByRole('region', { name: 'Blocked logins' });
+    expect(tall.parentElement).toHaveStyle({ gridRow: 'span 2', gridColumn: 'span 1' });
+    await user.click(screen.getByRole('button', { name: 'Dashboard' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit dashboard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit dashboard' });
+    await user.click(within(dialog).getByRole('tab', { name: 'Expert Mode' }));
+    const card = (name: string) => within(dialog).getByRole('region', { name });
+    const order = () =>
+      within(dialog)
+        .getAllByRole('region')
+        .map((region) => region.getAttribute('aria-label'));
+    expect(order()).toEqual(['Open alerts', 'Dismissed today', 'Blocked logins']);
+
+    await user.click(within(dialog).getByRole('combobox', { name: 'Height of Open alerts' }));
+    await user.click(await screen.findByRole('option', { name: '2 rows' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Width of Dismissed today' }));
+    await user.click(await screen.findByRole('option', { name: '2 columns' }));
+    expect(card('Open alerts')).toHaveStyle({ gridRow: 'span 2', gridColumn: 'span 1' });
+    expect(card('Dismissed today')).toHaveStyle({ gridRow: 'span 1', gridColumn: 'span 2' });
+
+    // Dropped on the first tile, the last takes its place.
+    const dataTransfer = { setData: () => undefined, getData: () => '' };
+    fireEvent.dragStart(card('Blocked logins'), { dataTransfer });
+    fireEvent.dragOver(card('Open alerts'), { dataTransfer });
+    fireEvent.drop(card('Open alerts'), { dataTransfer });
+    fireEvent.dragEnd(card('Blocked logins'), { dataTransfer });
+    expect(order()).toEqual(['Blocked logins', 'Open alerts', 'Dismissed today']);
+
+    await user.click(within(card('Open alerts')).getByRole('button', { name: 'Move down' }));
+    expect(order()).toEqual(['Blocked logins', 'Dismissed today', 'Open alerts']);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(saved).toBeDefined());
+    expect(saved).toMatchObject({
+      chartsPerRow: 3,
+      tiles: [
+        { chartId: id(3), width: 1, height: 2 },
+        { chartId: id(2), width: 2, height: 1 },
+        { chartId: id(1), width: 1, height: 2 },
       ],
     });
   });

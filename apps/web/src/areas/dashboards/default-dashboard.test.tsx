@@ -21,7 +21,7 @@ const dashboard = (tiles: Chart[]): Dashboard => ({
   name: 'Security operations overview for the retail banking division of First Harbor',
   description: 'Live view of the last week',
   chartsPerRow: 3,
-  tiles: tiles.map((tileChart) => ({ chartId: tileChart.id, width: 1, chart: tileChart })),
+  tiles: tiles.map((tileChart) => ({ chartId: tileChart.id, width: 1, height: 1, chart: tileChart })),
   intervalType: '7D',
   refreshSeconds: 0,
   type: 'NORMAL',

@@ -18,7 +18,7 @@ const dashboard: Dashboard = {
   name: 'Access',
   description: '',
   chartsPerRow: 1,
-  tiles: [{ chartId, width: 1, chart: map }],
+  tiles: [{ chartId, width: 1, height: 1, chart: map }],
   intervalType: '7D',
   refreshSeconds: 0,
   type: 'NORMAL',

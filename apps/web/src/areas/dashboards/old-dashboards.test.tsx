@@ -22,7 +22,7 @@ const dashboard = (dashboardId: string, name: string, tiles: Chart[], isDefault 
   name,
   description: '',
   chartsPerRow: 2,
-  tiles: tiles.map((chart) => ({ chartId: chart.id, width: 1, chart })),
+  tiles: tiles.map((chart) => ({ chartId: chart.id, width: 1, height: 1, chart })),
   intervalType: '7D',
   refreshSeconds: 0,
   type: 'NORMAL',
