@@ -143,7 +143,7 @@ export function assessmentRoutes(app: FastifyInstance, db: Db) {
         summary: 'The assessment as a PDF',
         description:
           'application/pdf as an attachment: a cover (organisation, state, completion), the executive summary, ' +
-          `the aggregate scores and the covered items with their scores. ${ONE}`,
+          `the aggregate scores and the covered items with their scores; each export is kept in the activity log. ${ONE}`,
         params: refParams,
       },
     },
