@@ -3,17 +3,9 @@ import type { EvaluationPeriod, FrameworkDetail } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
-import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { HOME_ORG_ID } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
-
-const withAccess = (permissions: string[]) => ({
-  ...signedInRoutes,
-  ...orgShellRoutes(
-    orgContextOf(HOME_ORG_ID, 'Provider', { permissions: ['DASHBOARD_VIEW', ...permissions] }),
-  ),
-});
-const EDIT = ['POLICY_FRAMEWORK_VIEW', 'POLICY_FRAMEWORK_EDIT'];
-const gov = `${base}/governance`;
+import { FRAMEWORK_EDIT, gov, withAccess } from './test-fixtures';
 
 /** An imported catalog: no tiers until someone gives it some. */
 const imported: FrameworkDetail = {
@@ -66,7 +58,7 @@ const inProgress: EvaluationPeriod = {
 };
 
 const routesOf = (framework: () => FrameworkDetail, periods: EvaluationPeriod[] = []) => ({
-  ...withAccess(EDIT),
+  ...withAccess(FRAMEWORK_EDIT),
   [`GET ${gov}/framework/f7`]: () => ({ body: framework() }),
   [`GET ${gov}/framework/f7/periods`]: { body: periods },
   [`GET ${gov}/period/p7/answers`]: { body: [] },
@@ -185,7 +177,7 @@ describe('managing a framework', () => {
     };
     const fetchMock = stubApi({
       ...routesOf(() => watched),
-      ...withAccess([...EDIT, 'TRIGGER_VIEW']),
+      ...withAccess([...FRAMEWORK_EDIT, 'TRIGGER_VIEW']),
       [`GET ${base}/triggers`]: { body: { items: [], total: 0 } },
       [`GET ${base}/trigger-schedules`]: { body: { items: [], total: 0 } },
       [`GET ${base}/saved-queries`]: { body: { items: [], total: 0 } },

@@ -11,18 +11,10 @@ import type {
 import { describe, expect, it, vi } from 'vitest';
 import { apiError, stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
-import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { HOME_ORG_ID } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
 import { triggerFixture } from '../triggers/test-fixtures';
-
-const withAccess = (permissions: string[]) => ({
-  ...signedInRoutes,
-  ...orgShellRoutes(
-    orgContextOf(HOME_ORG_ID, 'Provider', { permissions: ['DASHBOARD_VIEW', ...permissions] }),
-  ),
-});
-const EDIT = ['POLICY_FRAMEWORK_VIEW', 'POLICY_FRAMEWORK_EDIT'];
-const gov = `${base}/governance`;
+import { FRAMEWORK_EDIT, gov, withAccess } from './test-fixtures';
 
 const summary: FrameworkSummary = {
   id: 'f1',
@@ -148,7 +140,7 @@ describe('frameworks page', () => {
   it('shows the empty state and adopts a library framework, opening it', async () => {
     let adopted = false;
     const fetchMock = stubApi({
-      ...withAccess(EDIT),
+      ...withAccess(FRAMEWORK_EDIT),
       ...frameworkRoutes([]),
       [`GET ${gov}/frameworks`]: () => ({ body: adopted ? [summary] : [] }),
       [`GET ${gov}/framework-library`]: { body: library },
@@ -189,7 +181,7 @@ describe('framework page', () => {
   it('answers a control of the current period; N/A is not offered for a mandatory control', async () => {
     let answers: ControlAnswer[] = [];
     const fetchMock = stubApi({
-      ...withAccess(EDIT),
+      ...withAccess(FRAMEWORK_EDIT),
       ...frameworkRoutes([period()], []),
       [`GET ${gov}/period/p1/answers`]: () => ({ body: answers }),
       [`PUT ${gov}/period/p1/control/c1`]: ({ init }) => {
@@ -225,7 +217,7 @@ describe('framework page', () => {
     );
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     const fetchMock = stubApi({
-      ...withAccess([...EDIT, 'INCIDENT_VIEW']),
+      ...withAccess([...FRAMEWORK_EDIT, 'INCIDENT_VIEW']),
       ...frameworkRoutes([period()]),
       [`GET ${gov}/period/p1/evidence-report`]: { body: {} },
     });
@@ -265,7 +257,7 @@ describe('framework page', () => {
   it('finalizes after confirming, then shows the answers read-only', async () => {
     let periods = [period({ answered: 1 })];
     stubApi({
-      ...withAccess(EDIT),
+      ...withAccess(FRAMEWORK_EDIT),
       ...frameworkRoutes([], [answer()]),
       [`GET ${gov}/framework/f1/periods`]: () => ({ body: periods }),
       [`POST ${gov}/period/p1/finalize`]: () => {
@@ -302,7 +294,7 @@ describe('framework page', () => {
       libraryKey: 'ffiec-cat',
     };
     const fetchMock = stubApi({
-      ...withAccess(EDIT),
+      ...withAccess(FRAMEWORK_EDIT),
       ...frameworkRoutes([period()]),
       [`GET ${gov}/period/p1/answers`]: () => ({ body: answers }),
       [`GET ${gov}/frameworks`]: { body: [summary, catSummary] },
@@ -361,7 +353,7 @@ describe('framework page', () => {
       },
     };
     const fetchMock = stubApi({
-      ...withAccess(EDIT),
+      ...withAccess(FRAMEWORK_EDIT),
       ...frameworkRoutes([period({ riskProfile: { TC: 'Minimal' } })]),
       [`GET ${gov}/framework/f1`]: { body: cat },
       [`PUT ${gov}/period/p1/risk-profile`]: ({ init }) => ({
@@ -390,7 +382,7 @@ describe('framework page', () => {
 
   it('shows a refusal of the server beside the new period form', async () => {
     stubApi({
-      ...withAccess(EDIT),
+      ...withAccess(FRAMEWORK_EDIT),
       ...frameworkRoutes([]),
       [`POST ${gov}/framework/f1/period`]: { status: 400, body: apiError('GOVERNANCE_PERIOD_INVALID_DATES') },
     });
@@ -446,7 +438,7 @@ describe('report evidence', () => {
       ],
     });
     const fetchMock = stubApi({
-      ...withAccess([...EDIT, 'REPORT_VIEW']),
+      ...withAccess([...FRAMEWORK_EDIT, 'REPORT_VIEW']),
       ...frameworkRoutes([period()]),
       [`GET ${gov}/period/p1/answers`]: () => ({ body: answers }),
       [`GET ${gov}/period/p1/auto-evidence`]: { body: [] },
@@ -485,7 +477,7 @@ describe('report evidence', () => {
 
   it('offers no report without the report permission', async () => {
     stubApi({
-      ...withAccess(EDIT),
+      ...withAccess(FRAMEWORK_EDIT),
       ...frameworkRoutes([period()]),
       [`GET ${gov}/period/p1/auto-evidence`]: { body: [] },
     });
@@ -527,7 +519,7 @@ describe('automatic evidence', () => {
     });
     const days = Array.from({ length: 12 }, (_, index) => 12 - index);
     const fetchMock = stubApi({
-      ...withAccess(EDIT),
+      ...withAccess(FRAMEWORK_EDIT),
       ...frameworkRoutes([period()]),
       [`GET ${gov}/period/p1/auto-evidence`]: {
         body: [source({ history: days.slice(0, 10).map(evaluation), historyTotal: 12 })],
@@ -562,7 +554,7 @@ describe('automatic evidence', () => {
   it('adds a source, evaluates it now and removes it after confirming', async () => {
     let sources: AutoEvidenceSource[] = [];
     const fetchMock = stubApi({
-      ...withAccess([...EDIT, 'TRIGGER_VIEW']),
+      ...withAccess([...FRAMEWORK_EDIT, 'TRIGGER_VIEW']),
       ...frameworkRoutes([period()]),
       [`GET ${gov}/period/p1/auto-evidence`]: () => ({ body: sources }),
       [`GET ${base}/triggers`]: {
@@ -623,7 +615,7 @@ describe('automatic evidence', () => {
 
   it('shows why a source could not be added and when the list failed to load', async () => {
     stubApi({
-      ...withAccess(EDIT),
+      ...withAccess(FRAMEWORK_EDIT),
       ...frameworkRoutes([period()]),
       [`GET ${gov}/period/p1/auto-evidence`]: {
         status: 404,

@@ -3,16 +3,9 @@ import type { PolicyAcknowledgements, PolicyDetail, PolicySummary } from '@vigil
 import { describe, expect, it } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
 import { renderApp } from '../../test/render-app';
-import { HOME_ORG_ID, orgContextOf, orgShellRoutes, signedInRoutes } from '../../test/session-fixtures';
+import { HOME_ORG_ID } from '../../test/session-fixtures';
 import { base, requestBody } from '../assets/test-fixtures';
-
-const withAccess = (permissions: string[]) => ({
-  ...signedInRoutes,
-  ...orgShellRoutes(
-    orgContextOf(HOME_ORG_ID, 'Provider', { permissions: ['DASHBOARD_VIEW', ...permissions] }),
-  ),
-});
-const gov = `${base}/governance`;
+import { gov, withAccess } from './test-fixtures';
 
 const summary = (overrides: Partial<PolicySummary> = {}): PolicySummary => ({
   id: 'p1',
