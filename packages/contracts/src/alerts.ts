@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageParams } from './query-params';
+import { pageParams, queryList } from './query-params';
 import { THREAT_DOMAINS } from './threat';
 
 /** Alert inbox states (spec 3 section 3). */
@@ -82,18 +82,12 @@ export const ALERT_FILTERS_MAX = 10;
 /** Threat-match alerts one ingest batch raises at most. */
 export const THREAT_MATCH_ALERTS_PER_BATCH = 100;
 
-const csvList = z
-  .union([z.string(), z.array(z.string())])
-  .transform((value) =>
-    (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean),
-  );
-
 /** GET /alerts. `filter` is repeated, each one `key:value`. */
 export const alertListQuerySchema = z.object({
   domain: z.enum(THREAT_DOMAINS).default('security'),
   view: z.enum(ALERT_VIEWS).default('alert'),
   /** Comma-separated or repeated; NEW when absent. */
-  state: csvList.pipe(z.array(z.enum(ALERT_STATES)).max(ALERT_STATES.length)).optional(),
+  state: queryList.pipe(z.array(z.enum(ALERT_STATES)).max(ALERT_STATES.length)).optional(),
   sort: z.enum(ALERT_SORTS).default('newest'),
   filter: z
     .union([z.string(), z.array(z.string())])

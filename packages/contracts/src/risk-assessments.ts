@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageParams } from './query-params';
+import { pageParams, queryList } from './query-params';
 import {
   RISK_LEVELS,
   RISK_MAX_REFS,
@@ -75,13 +75,7 @@ export const assessmentCompleteSchema = z.object({ version: z.number().int().pos
 export const assessmentListQuerySchema = z.object({
   kind: z.enum(ASSESSMENT_KINDS).optional(),
   /** Modules to show (comma-separated); default and upper bound: the modules the organisation holds. */
-  modules: z
-    .union([z.string(), z.array(z.string())])
-    .transform((value) =>
-      (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean),
-    )
-    .pipe(z.array(z.enum(RISK_MODULES)))
-    .optional(),
+  modules: queryList.pipe(z.array(z.enum(RISK_MODULES))).optional(),
   state: z.enum(ASSESSMENT_STATES).optional(),
   ...pageParams,
 });

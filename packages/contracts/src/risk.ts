@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasSkuGate, type SkuGate } from './orgs';
-import { pageParams, queryFlag } from './query-params';
+import { pageParams, queryFlag, queryList } from './query-params';
 
 /**
  * Operational risk (spec 3): risks, their scores, internal controls and the organisation's custom
@@ -395,12 +395,6 @@ export const riskStateInputSchema = z.object({
   confirmRemoveLinks: z.boolean().default(false),
 });
 
-const csvList = z
-  .union([z.string(), z.array(z.string())])
-  .transform((value) =>
-    (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean),
-  );
-
 export const RISK_SORT_FIELDS = [
   'number',
   'name',
@@ -413,13 +407,13 @@ export const RISK_SORT_FIELDS = [
 /** GET /risks (the register) and /risks/library. */
 export const riskListQuerySchema = z.object({
   /** Modules to show (comma-separated); default every module the organisation holds. */
-  modules: csvList.pipe(z.array(z.enum(RISK_MODULES))).optional(),
+  modules: queryList.pipe(z.array(z.enum(RISK_MODULES))).optional(),
   q: z.string().trim().max(200).optional(),
   state: z.enum([...RISK_STATES, 'ALL']).default('ACTIVE'),
   /** INCLUDE_EXCEPTIONS and ALL both include exceptions. */
   exceptions: z.enum(RISK_EXCEPTION_FILTERS).default('ALL'),
   keyRisk: queryFlag.optional(),
-  residualRisk: csvList.pipe(z.array(level)).optional(),
+  residualRisk: queryList.pipe(z.array(level)).optional(),
   businessOwnerId: z.uuid().optional(),
   tagId: z.uuid().optional(),
   /** true: only risks whose scores are to revisit (a linked incident was closed with a root cause). */

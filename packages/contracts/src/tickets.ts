@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventSchema, SEARCH_INTERVAL_TYPES } from './events';
-import { pageParams, queryFlag } from './query-params';
+import { pageParams, queryFlag, queryList } from './query-params';
 
 /** Tickets (spec 3): incidents and tasks. The URL segment of each kind is its lower-case name. */
 export const TICKET_KINDS = ['incident', 'task'] as const;
@@ -62,17 +62,11 @@ export const TICKET_CSV_MAX_ROWS = 1000;
 /** Alerts one escalation to a new incident takes at most. */
 export const TICKET_ESCALATE_MAX_ALERTS = 100;
 
-const csvList = z
-  .union([z.string(), z.array(z.string())])
-  .transform((value) =>
-    (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean),
-  );
-
 /** GET /incidents and /tasks; the CSV download takes the same filters without paging. */
 export const ticketFilterQuerySchema = z.object({
   filter: z.enum(TICKET_FILTERS).default('all'),
   /** Comma-separated or repeated states of the kind. */
-  state: csvList.pipe(z.array(z.enum(TICKET_STATES)).max(TICKET_STATES.length)).optional(),
+  state: queryList.pipe(z.array(z.enum(TICKET_STATES)).max(TICKET_STATES.length)).optional(),
   /** Part of the slug, title, description or external id. */
   q: z.string().trim().max(200).optional(),
   ownerId: z.uuid().optional(),
