@@ -6,7 +6,6 @@ import { insertSavedQuery } from '../modules/saved-queries/repo';
 
 const DATA_SOURCES = ['windows-security', 'firewall', 'web-proxy', 'core-banking'] as const;
 const PROVIDER_DATA_SOURCES = ['windows-security', 'firewall', 'web-proxy'] as const;
-const DAY = 86_400_000;
 
 type ChartSeed = Pick<NewChart, 'name' | 'description' | 'type' | 'family'> & {
   savedQueryIds?: string[];
@@ -157,9 +156,6 @@ export async function seedDashboardsDemo(db: Db, orgId: string, createdBy: strin
     intervalType: '7D',
     refreshSeconds: 300,
     createdBy,
-    // Made before the default library workspace's copies, which the demo adds in the same
-    // transaction (one start time), so it stays where the bank's users land.
-    createdOn: new Date(Date.now() - DAY),
   });
   return dashboard.id;
 }

@@ -6,8 +6,7 @@ import { charts, dashboardDefaults, dashboards } from './tables';
 export type ChartRow = typeof charts.$inferSelect;
 export type NewChart = Omit<typeof charts.$inferInsert, 'id' | 'createdOn' | 'modifiedOn'>;
 export type DashboardRow = typeof dashboards.$inferSelect;
-/** `createdOn` only where a dashboard must predate others made in the same transaction (the demo). */
-export type NewDashboard = Omit<typeof dashboards.$inferInsert, 'id' | 'modifiedOn'>;
+export type NewDashboard = Omit<typeof dashboards.$inferInsert, 'id' | 'createdOn' | 'modifiedOn'>;
 
 export interface ChartView {
   row: ChartRow;
@@ -172,12 +171,21 @@ export async function findDashboardView(
 }
 
 /** The organisation's first live dashboard: oldest first, then by name. */
+/**
+ * Where a user without a chosen default lands: the organisation's own dashboards before copies from the
+ * provider's library (which a new organisation receives first), then the oldest.
+ */
 export async function firstDashboardId(db: Db, orgId: string): Promise<string | undefined> {
   const [row] = await db
     .select({ id: dashboards.id })
     .from(dashboards)
     .where(and(eq(dashboards.orgId, orgId), eq(dashboards.state, 'ACTIVE')))
-    .orderBy(asc(dashboards.createdOn), asc(sql`lower(${dashboards.name})`), asc(dashboards.id))
+    .orderBy(
+      sql`${dashboards.copiedFromId} is not null`,
+      asc(dashboards.createdOn),
+      asc(sql`lower(${dashboards.name})`),
+      asc(dashboards.id),
+    )
     .limit(1);
   return row?.id;
 }

@@ -864,4 +864,41 @@ describe('dashboards', () => {
     const notLibrary = await call('POST', `/dashboard/${added.json().id}/copy`, editor);
     expect([notLibrary.statusCode, notLibrary.json().key]).toEqual([400, 'DASHBOARD_NOT_LIBRARY']);
   });
+
+  it("lands a user without a chosen default on the organisation's own dashboard before library copies", async () => {
+    const fresh = await seedOrg(ctx.database.db);
+    const member = await seedUser(ctx.database.db, { homeOrgId: fresh.id, permissions: [...EDIT] });
+    const libraryChart = (
+      await call(
+        'POST',
+        '/chart',
+        providerAdmin,
+        { name: 'Library landing chart', type: 'badge', family: 'ALERT_COUNTS', library: true },
+        providerOrgId,
+      )
+    ).json();
+    const library = await call(
+      'POST',
+      '/dashboard',
+      providerAdmin,
+      { name: 'AAA library landing', library: true, tiles: [{ chartId: libraryChart.id }] },
+      providerOrgId,
+    );
+    expect(library.statusCode, library.body).toBe(201);
+    const copied = await call(
+      'POST',
+      '/dashboards/library/copy-to-customers',
+      providerAdmin,
+      {},
+      providerOrgId,
+    );
+    expect(copied.statusCode, copied.body).toBe(200);
+    const copyLanding = (await call('GET', '/dashboards/default', member, undefined, fresh.id)).json();
+    expect(copyLanding.dashboard).toMatchObject({ name: 'AAA library landing' });
+
+    const own = await call('POST', '/dashboard', member, { name: 'Zed operations', tiles: [] }, fresh.id);
+    expect(own.statusCode, own.body).toBe(201);
+    const landing = (await call('GET', '/dashboards/default', member, undefined, fresh.id)).json();
+    expect(landing.dashboard).toMatchObject({ id: own.json().id, name: 'Zed operations' });
+  });
 });
